@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Linnet: a GStreamer music service for Linux, controlled over D-Bus through MPRIS 2.2.
+/// See ARCHITECTURE in the shared docs: data flows sound server → GStreamer → player core → MPRIS → bus.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Linnet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "EventLoop", targets: ["EventLoop"]),
+    ],
+    targets: [
+        // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
+        .systemLibrary(
+            name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(
+            name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CGStreamer", path: "Sources/CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-pbutils-1.0 gstreamer-audio-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+
+        // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
+        .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
+        .target(name: "DBus", dependencies: ["CDBus", "EventLoop"], swiftSettings: strictSettings),
+
+        .target(
+            name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"],
+            swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

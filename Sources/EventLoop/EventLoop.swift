@@ -1,0 +1,120 @@
+internal import CGLib
+import Foundation
+
+/// One GLib main loop running on a dedicated thread.
+///
+/// Linnet routes every event source through one loop thread: libdbus's watches, timeouts and
+/// dispatch, and GStreamer's bus. Work is handed to the loop from any thread with ``execute(_:)``,
+/// ``perform(_:)`` or ``sync(_:)``; file descriptors and timers are attached with
+/// ``watch(fileDescriptor:events:handler:)`` and ``timer(after:repeating:handler:)``. An idle loop
+/// sleeps in `poll` with no periodic wake-ups.
+public final class EventLoop: @unchecked Sendable {
+    /// The process-wide loop shared by D-Bus connections and the playback engine.
+    public static let shared = EventLoop(name: "linnet.loop")
+
+    /// `GMainContext *`, owned by this loop for its whole life.
+    let context: OpaquePointer
+    /// `GMainLoop *` spinning `context` on the loop thread.
+    private let mainLoop: OpaquePointer
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts a new loop thread named `name`.
+    public init(name: String) {
+        context = g_main_context_new()
+        mainLoop = g_main_loop_new(context, 0)
+        // The GLib objects are thread-safe; only the loop thread runs them.
+        let handles = UncheckedSendable((context, mainLoop))
+        let thread = Thread { [finished] in
+            let (context, mainLoop) = handles.value
+            g_main_context_push_thread_default(context)
+            g_main_loop_run(mainLoop)
+            g_main_context_pop_thread_default(context)
+            finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 4 << 20
+        thread.start()
+        // Own the context before anyone can ask `isCurrentThread`; g_main_loop_run acquires it.
+        sync {}
+    }
+
+    deinit {
+        g_main_loop_unref(mainLoop)
+        g_main_context_unref(context)
+    }
+
+    /// Whether the calling thread is this loop's thread.
+    public var isCurrentThread: Bool { g_main_context_is_owner(context) != 0 }
+
+    /// Ends the loop thread after the work already queued. The shared loop is never stopped.
+    public func stop() {
+        g_main_loop_quit(mainLoop)
+        g_main_context_wakeup(context)
+        if !isCurrentThread { finished.wait() }
+    }
+
+    /// Queues `work` to run on the loop thread, after the work queued before it, even when called
+    /// from the loop thread itself.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let source = g_idle_source_new()!
+        g_source_set_priority(source, linnet_g_priority_default())
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        g_source_set_callback(source, { data in
+            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            return linnet_g_source_remove()
+        }, box, { data in Unmanaged<WorkBox>.fromOpaque(data!).release() })
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
+    /// Runs `work` on the loop thread: at once when called there, otherwise queued.
+    public func perform(_ work: @escaping @Sendable () -> Void) {
+        if isCurrentThread { work() } else { execute(work) }
+    }
+
+    /// Runs `work` on the loop thread and waits for its result. Called on the loop thread, it runs
+    /// inline (waiting would deadlock).
+    public func sync<T>(_ work: () throws -> T) rethrows -> T {
+        if isCurrentThread { return try work() }
+        return try withoutActuallyEscaping(work) { escapable in
+            let box = SyncBox<T>(escapable)
+            let done = DispatchSemaphore(value: 0)
+            let unchecked = UncheckedSendable((box, done))
+            execute {
+                let (box, done) = unchecked.value
+                box.run()
+                done.signal()
+            }
+            done.wait()
+            return try box.result!.get()
+        }
+    }
+
+    /// Runs `work` on the loop thread and resumes with its result.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            perform { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+/// A closure that `execute` passes through GLib as user data.
+private final class WorkBox {
+    let work: @Sendable () -> Void
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}
+
+/// Carries a non-escaping closure and its result across to the loop thread during `sync`, which
+/// waits for it; the wait is what makes the unchecked hand-off safe.
+private final class SyncBox<T> {
+    let work: () throws -> T
+    var result: Result<T, any Error>?
+    init(_ work: @escaping () throws -> T) { self.work = work }
+    func run() { result = Result { try work() } }
+}
+
+/// Moves a value across threads where the surrounding code guarantees exclusive access.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

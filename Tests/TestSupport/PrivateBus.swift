@@ -1,0 +1,64 @@
+import Foundation
+
+/// A `dbus-daemon` owned by one test: started from a config file under `Tests/Fixtures`, killed
+/// with SIGKILL when the test ends (Swift Testing blocks SIGTERM in children).
+public final class PrivateBus: @unchecked Sendable {
+    /// The bus address, for `DBUS_SESSION_BUS_ADDRESS` or `gdbus --address`.
+    public let address: String
+    /// The daemon's pid.
+    public let pid: Int32
+    private let process: Process
+    private let output: Pipe
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts a daemon with `configuration` (a fixture name or an absolute path).
+    public init(configuration: String = "session.conf") throws {
+        let configPath = configuration.hasPrefix("/") ? configuration : Fixtures.path(configuration)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(configPath)", "--nofork", "--print-address=1"]
+        output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        pid = process.processIdentifier
+        ChildProcessRegistry.record(pid: pid, description: "dbus-daemon")
+        var collected = Data()
+        while !collected.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            collected.append(chunk)
+        }
+        let line = String(decoding: collected, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else {
+            Foundation.kill(pid, SIGKILL)
+            throw TestSupportError("dbus-daemon printed no address")
+        }
+        address = line
+    }
+
+    /// The environment a client process needs to use this bus as its session bus.
+    public var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address]
+    }
+
+    /// Kills the daemon (idempotent).
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        Foundation.kill(pid, SIGKILL)
+        process.waitUntilExit()
+        ChildProcessRegistry.forget(pid: pid)
+    }
+
+    deinit { stop() }
+}
+
+/// A failure in the test harness itself.
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
