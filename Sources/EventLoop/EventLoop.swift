@@ -46,6 +46,12 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the calling thread is this loop's thread.
     public var isCurrentThread: Bool { g_main_context_is_owner(context) != 0 }
 
+    /// Makes the loop thread re-check its sources now (libdbus asks for this after queueing
+    /// output from another thread).
+    public func wakeUp() {
+        g_main_context_wakeup(context)
+    }
+
     /// Ends the loop thread after the work already queued. The shared loop is never stopped.
     public func stop() {
         g_main_loop_quit(mainLoop)

@@ -1,0 +1,106 @@
+internal import CDBus
+
+extension Message {
+    /// Reads the whole body as values. libdbus has validated the message on receipt, so a failure
+    /// here means a type this code does not know.
+    func readArguments() throws(DBusError) -> [DBusValue] {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iterator) != 0 else { return [] }
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&iterator) != TypeCode.invalid {
+            values.append(try Self.read(&iterator))
+            dbus_message_iter_next(&iterator)
+        }
+        return values
+    }
+
+    private static func readBasic<T>(_ iterator: inout DBusMessageIter, initial: T) -> T {
+        var value = initial
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
+        return value
+    }
+
+    private static func readString(_ iterator: inout DBusMessageIter) -> String {
+        let pointer: UnsafePointer<CChar>? = readBasic(&iterator, initial: nil)
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// The complete type at `iterator`, from libdbus's signature of it.
+    private static func currentType(_ iterator: inout DBusMessageIter) throws(DBusError) -> DBusType {
+        guard let signature = dbus_message_iter_get_signature(&iterator) else {
+            throw DBusError(.noMemory, "cannot read a signature")
+        }
+        defer { dbus_free(signature) }
+        return try DBusType(parsing: String(cString: signature))
+    }
+
+    private static func readElements(_ iterator: inout DBusMessageIter) throws(DBusError) -> [DBusValue] {
+        var inner = DBusMessageIter()
+        dbus_message_iter_recurse(&iterator, &inner)
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&inner) != TypeCode.invalid {
+            values.append(try read(&inner))
+            dbus_message_iter_next(&inner)
+        }
+        return values
+    }
+
+    private static func read(_ iterator: inout DBusMessageIter) throws(DBusError) -> DBusValue {
+        let code = dbus_message_iter_get_arg_type(&iterator)
+        switch code {
+        case TypeCode.byte: return .byte(readBasic(&iterator, initial: UInt8(0)))
+        case TypeCode.boolean: return .boolean(readBasic(&iterator, initial: dbus_bool_t(0)) != 0)
+        case TypeCode.int16: return .int16(readBasic(&iterator, initial: Int16(0)))
+        case TypeCode.uint16: return .uint16(readBasic(&iterator, initial: UInt16(0)))
+        case TypeCode.int32: return .int32(readBasic(&iterator, initial: Int32(0)))
+        case TypeCode.uint32: return .uint32(readBasic(&iterator, initial: UInt32(0)))
+        case TypeCode.int64: return .int64(readBasic(&iterator, initial: Int64(0)))
+        case TypeCode.uint64: return .uint64(readBasic(&iterator, initial: UInt64(0)))
+        case TypeCode.double: return .double(readBasic(&iterator, initial: Double(0)))
+        case TypeCode.string: return .string(readString(&iterator))
+        case TypeCode.objectPath:
+            let text = readString(&iterator)
+            guard let path = ObjectPath(rawValue: text) else {
+                throw DBusError(.invalidArgs, "invalid object path in message")
+            }
+            return .objectPath(path)
+        case TypeCode.signature:
+            let text = readString(&iterator)
+            guard let signature = DBusSignature(rawValue: text) else {
+                throw DBusError(.invalidArgs, "invalid signature in message")
+            }
+            return .signature(signature)
+        case TypeCode.unixFD:
+            // libdbus hands out a duplicate that the reader owns.
+            return .unixFD(UnixFileDescriptor(taking: readBasic(&iterator, initial: Int32(-1))))
+        case TypeCode.array:
+            let type = try currentType(&iterator)
+            switch type {
+            case .array(let element):
+                return .array(element, try readElements(&iterator))
+            case .dictionary(let key, let value):
+                var entries: [DBusDictionaryEntry] = []
+                for entry in try readElements(&iterator) {
+                    guard case .structure(let pair) = entry, pair.count == 2 else {
+                        throw DBusError(.invalidArgs, "malformed dictionary entry")
+                    }
+                    entries.append(DBusDictionaryEntry(key: pair[0], value: pair[1]))
+                }
+                return .dictionary(key: key, value: value, entries)
+            default:
+                throw DBusError(.invalidArgs, "unexpected array type '\(type)'")
+            }
+        case TypeCode.dictionaryEntry:
+            // Read as a two-field structure; the enclosing array turns it into an entry.
+            return .structure(try readElements(&iterator))
+        case TypeCode.structure:
+            return .structure(try readElements(&iterator))
+        case TypeCode.variant:
+            let inner = try readElements(&iterator)
+            guard inner.count == 1 else { throw DBusError(.invalidArgs, "malformed variant") }
+            return .variant(inner[0])
+        default:
+            throw DBusError(.invalidArgs, "unsupported type code \(code)")
+        }
+    }
+}

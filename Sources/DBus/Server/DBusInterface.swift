@@ -1,0 +1,86 @@
+/// An interface an exported object implements: its methods, properties and signals with their
+/// annotations. The declaration drives argument checking, `Properties`, PropertiesChanged policy
+/// and `Introspect` output alike, so each member is described exactly once.
+public struct DBusInterface: Sendable {
+    /// The interface name, e.g. `org.mpris.MediaPlayer2.Player`.
+    public var name: InterfaceName
+    /// Callable methods.
+    public var methods: [DBusMethod]
+    /// Properties readable (and possibly writable) through `org.freedesktop.DBus.Properties`.
+    public var properties: [DBusProperty]
+    /// Signals the interface may emit (declared for introspection).
+    public var signals: [DBusSignalDeclaration]
+    /// Interface-level annotations.
+    public var annotations: [DBusAnnotation]
+
+    /// Declares an interface.
+    public init(
+        name: InterfaceName, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
+        signals: [DBusSignalDeclaration] = [], annotations: [DBusAnnotation] = []
+    ) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+        self.annotations = annotations
+    }
+
+    /// The method named `name`, if declared.
+    public func method(_ name: MemberName) -> DBusMethod? { methods.first { $0.name == name } }
+
+    /// The property named `name`, if declared.
+    public func property(_ name: MemberName) -> DBusProperty? { properties.first { $0.name == name } }
+}
+
+/// An `<annotation name="…" value="…"/>` in introspection data.
+public struct DBusAnnotation: Sendable, Hashable {
+    /// e.g. `org.freedesktop.DBus.Property.EmitsChangedSignal`.
+    public var name: String
+    /// The annotation's value.
+    public var value: String
+
+    /// Creates an annotation.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// `org.freedesktop.DBus.Deprecated` = `true`.
+    public static let deprecated = DBusAnnotation(name: "org.freedesktop.DBus.Deprecated", value: "true")
+    /// `org.freedesktop.DBus.Method.NoReply` = `true`.
+    public static let noReply = DBusAnnotation(name: "org.freedesktop.DBus.Method.NoReply", value: "true")
+}
+
+/// A named, typed argument of a method or signal.
+public struct DBusArgument: Sendable, Hashable {
+    /// The argument's name in introspection (optional in D-Bus).
+    public var name: String?
+    /// The argument's type.
+    public var type: DBusType
+    /// Argument annotations.
+    public var annotations: [DBusAnnotation]
+
+    /// Declares an argument.
+    public init(_ name: String?, _ type: DBusType, annotations: [DBusAnnotation] = []) {
+        self.name = name
+        self.type = type
+        self.annotations = annotations
+    }
+}
+
+/// A signal as declared in an interface.
+public struct DBusSignalDeclaration: Sendable, Hashable {
+    /// The signal's name.
+    public var name: MemberName
+    /// Its arguments.
+    public var arguments: [DBusArgument]
+    /// Signal annotations.
+    public var annotations: [DBusAnnotation]
+
+    /// Declares a signal.
+    public init(_ name: MemberName, arguments: [DBusArgument] = [], annotations: [DBusAnnotation] = []) {
+        self.name = name
+        self.arguments = arguments
+        self.annotations = annotations
+    }
+}

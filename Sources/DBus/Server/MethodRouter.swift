@@ -1,0 +1,122 @@
+internal import CDBus
+
+extension DBusConnection {
+    /// Entry point for every dispatched message (the libdbus filter), on the loop thread.
+    func handleIncoming(_ message: Message) -> DBusHandlerResult {
+        if message.isSignal {
+            handleSignal(message)
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        if message.isMethodCall {
+            handleMethodCall(message)
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+
+    /// Routes a method call to an exported object, or answers with the precise error.
+    private func handleMethodCall(_ message: Message) {
+        guard let path = message.path, let member = message.member else {
+            sendReply(to: message, result: .failure(DBusError(.invalidArgs, "call without path or member")), outputs: [])
+            return
+        }
+        let registry = state.withLock { $0.objects }
+        do throws(DBusError) {
+            switch message.interface {
+            case InterfaceName.introspectable?:
+                try handleIntrospect(message, member: member, path: path, registry: registry)
+                return
+            case InterfaceName.properties?:
+                try handleProperties(message, member: member, path: path, registry: registry)
+                return
+            default:
+                break
+            }
+            guard let interfaces = registry.interfaces(at: path) else {
+                if message.interface == nil, member == "Introspect" {
+                    try handleIntrospect(message, member: member, path: path, registry: registry)
+                    return
+                }
+                throw DBusError(.unknownObject, "No such object path '\(path)'")
+            }
+            let method: DBusMethod
+            if let interfaceName = message.interface {
+                guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
+                    throw DBusError(.unknownInterface, "No such interface '\(interfaceName)' at object path '\(path)'")
+                }
+                guard let found = interface.method(member) else {
+                    throw DBusError(.unknownMethod, "No such method '\(member)' in interface '\(interfaceName)' at object path '\(path)'")
+                }
+                method = found
+            } else {
+                guard let found = interfaces.lazy.compactMap({ $0.method(member) }).first else {
+                    throw DBusError(.unknownMethod, "No such method '\(member)' at object path '\(path)'")
+                }
+                method = found
+            }
+            let signature = message.signature
+            guard signature == method.inputSignature else {
+                throw DBusError(.invalidArgs, "Method '\(member)' expects signature '\(method.inputSignature)' but got '\(signature)'")
+            }
+            let call = DBusMethodCall(
+                sender: message.sender, path: path, interface: message.interface, member: member,
+                arguments: try message.readArguments())
+            let outputs = method.outputs.map(\.type)
+            switch method.handler {
+            case .immediate(let handler):
+                let result = Result<[DBusValue], any Error> { try handler(call) }
+                sendReply(to: message, result: result, outputs: outputs)
+            case .deferred(let handler):
+                handler(call, DBusPendingReply(call: message, connection: self, outputs: outputs))
+            }
+        } catch {
+            sendReply(to: message, result: .failure(error), outputs: [])
+        }
+    }
+
+    private func handleIntrospect(
+        _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
+    ) throws(DBusError) {
+        guard member == "Introspect" else {
+            throw DBusError(.unknownMethod, "No such method '\(member)' in interface 'org.freedesktop.DBus.Introspectable'")
+        }
+        guard message.signature.isEmpty else {
+            throw DBusError(.invalidArgs, "Introspect takes no arguments, got '\(message.signature)'")
+        }
+        let interfaces = registry.interfaces(at: path)
+        let children = registry.childNodes(of: path)
+        guard interfaces != nil || !children.isEmpty || path == .root else {
+            throw DBusError(.unknownObject, "No such object path '\(path)'")
+        }
+        let xml = Introspection.document(interfaces: interfaces, children: children)
+        sendReply(to: message, result: .success([.string(xml)]), outputs: [.string])
+    }
+
+    /// Sends the reply for `call` unless the caller asked for none. Reply values are checked
+    /// against the declared outputs, so a handler bug becomes a `Failed` error, not a crash.
+    func sendReply(to call: Message, result: Result<[DBusValue], any Error>, outputs: [DBusType]) {
+        guard call.expectsReply else { return }
+        let reply: Message?
+        switch result {
+        case .success(let values):
+            if values.map(\.type) != outputs {
+                let got = values.map(\.type.signature).joined()
+                let expected = outputs.map(\.signature).joined()
+                reply = call.makeError(DBusError(.failed, "the handler answered '\(got)' where '\(expected)' was declared"))
+            } else {
+                do {
+                    let built = try call.makeReturn()
+                    try built.append(values)
+                    reply = built
+                } catch {
+                    reply = call.makeError(error)
+                }
+            }
+        case .failure(let error as DBusError):
+            reply = call.makeError(error)
+        case .failure(let error):
+            reply = call.makeError(DBusError(.failed, String(describing: error)))
+        }
+        if let reply { try? send(reply) }
+    }
+}

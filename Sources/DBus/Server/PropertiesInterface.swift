@@ -1,0 +1,108 @@
+extension DBusConnection {
+    /// Serves `org.freedesktop.DBus.Properties` (Get, GetAll, Set) from the declarations.
+    func handleProperties(
+        _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
+    ) throws(DBusError) {
+        guard let interfaces = registry.interfaces(at: path) else {
+            throw DBusError(.unknownObject, "No such object path '\(path)'")
+        }
+        let arguments = try message.readArguments()
+        switch (member.rawValue, message.signature) {
+        case ("Get", "ss"):
+            let property = try lookUp(arguments, in: interfaces)
+            guard property.isReadable else {
+                throw DBusError(.accessDenied, "Property '\(property.name)' is not readable")
+            }
+            let value = try readProperty(property)
+            sendReply(to: message, result: .success([.variant(value)]), outputs: [.variant])
+        case ("GetAll", "s"):
+            guard case .string(let name) = arguments[0] else { throw DBusError(.invalidArgs, "expected 's'") }
+            let selected: [DBusInterface]
+            if name.isEmpty {
+                selected = interfaces
+            } else if let found = interfaces.first(where: { $0.name.rawValue == name }) {
+                selected = [found]
+            } else if [InterfaceName.properties, .introspectable, .peer].contains(where: { $0.rawValue == name }) {
+                selected = []
+            } else {
+                throw DBusError(.unknownInterface, "No such interface '\(name)' at object path '\(path)'")
+            }
+            var entries: [DBusDictionaryEntry] = []
+            for interface in selected {
+                for property in interface.properties where property.isReadable {
+                    // One failing getter must not hide every other property from a panel.
+                    guard let value = try? readProperty(property) else { continue }
+                    entries.append(DBusDictionaryEntry(key: .string(property.name.rawValue), value: .variant(value)))
+                }
+            }
+            sendReply(
+                to: message, result: .success([.dictionary(key: .string, value: .variant, entries)]),
+                outputs: [.dictionary(key: .string, value: .variant)])
+        case ("Set", "ssv"):
+            let property = try lookUp(arguments, in: interfaces)
+            guard property.access != .read, let setter = property.setter else {
+                throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
+            }
+            let value = arguments[2].unwrappedOnce
+            guard value.type == property.type else {
+                throw DBusError(.invalidArgs, "Property '\(property.name)' has type '\(property.type)', not '\(value.type)'")
+            }
+            do {
+                try setter(value)
+            } catch let error as DBusError {
+                throw error
+            } catch {
+                throw DBusError(.failed, String(describing: error))
+            }
+            sendReply(to: message, result: .success([]), outputs: [])
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
+        default:
+            throw DBusError(.unknownMethod, "No such method '\(member)' in interface 'org.freedesktop.DBus.Properties'")
+        }
+    }
+
+    private func lookUp(_ arguments: [DBusValue], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
+        guard case .string(let interfaceName) = arguments[0], case .string(let propertyName) = arguments[1] else {
+            throw DBusError(.invalidArgs, "expected interface and property names")
+        }
+        let candidates: [DBusInterface]
+        if interfaceName.isEmpty {
+            candidates = interfaces
+        } else {
+            guard let interface = interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
+                throw DBusError(.unknownInterface, "No such interface '\(interfaceName)'")
+            }
+            candidates = [interface]
+        }
+        for interface in candidates {
+            if let property = interface.properties.first(where: { $0.name.rawValue == propertyName }) {
+                return property
+            }
+        }
+        throw DBusError(.unknownProperty, "No such property '\(propertyName)'")
+    }
+
+    private func readProperty(_ property: DBusProperty) throws(DBusError) -> DBusValue {
+        let value: DBusValue
+        do {
+            value = try property.getter()
+        } catch let error as DBusError {
+            throw error
+        } catch {
+            throw DBusError(.failed, String(describing: error))
+        }
+        guard value.type == property.type else {
+            throw DBusError(.failed, "Property '\(property.name)' produced '\(value.type)' where '\(property.type)' was declared")
+        }
+        return value
+    }
+}
+
+extension DBusValue {
+    /// The value inside one level of variant.
+    var unwrappedOnce: DBusValue {
+        if case .variant(let inner) = self { return inner }
+        return self
+    }
+}

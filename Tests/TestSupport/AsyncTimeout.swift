@@ -1,0 +1,45 @@
+import Foundation
+
+/// A wait that took longer than allowed.
+public struct TimeoutError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Runs `operation`, failing with ``TimeoutError`` if it takes longer than `limit`, so a hang
+/// fails the test instead of blocking the suite.
+public func withTimeout<T: Sendable>(
+    _ limit: Duration = .seconds(20), _ what: String = "operation",
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw TimeoutError(description: "\(what) did not finish within \(limit)")
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// Collects values from several threads for a test to inspect.
+public final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    public init() {}
+
+    /// Appends `value`.
+    public func record(_ value: Value) {
+        lock.lock()
+        storage.append(value)
+        lock.unlock()
+    }
+
+    /// Everything recorded so far.
+    public var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
