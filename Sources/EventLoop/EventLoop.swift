@@ -113,10 +113,16 @@ private final class WorkBox {
 /// Carries a non-escaping closure and its result across to the loop thread during `sync`, which
 /// waits for it; the wait is what makes the unchecked hand-off safe.
 private final class SyncBox<T> {
-    let work: () throws -> T
+    private var work: (() throws -> T)?
     var result: Result<T, any Error>?
     init(_ work: @escaping () throws -> T) { self.work = work }
-    func run() { result = Result { try work() } }
+
+    /// Runs the work and drops it before the waiter resumes: the closure must not outlive `sync`.
+    func run() {
+        guard let work else { return }
+        result = Result { try work() }
+        self.work = nil
+    }
 }
 
 /// Moves a value across threads where the surrounding code guarantees exclusive access.
