@@ -41,6 +41,13 @@ public struct NameOwnerChange: Sendable, Hashable {
     public let oldOwner: BusName?
     /// The new owner's unique name.
     public let newOwner: BusName?
+
+    /// Describes a change of `name` from `oldOwner` to `newOwner`.
+    public init(name: BusName, oldOwner: BusName?, newOwner: BusName?) {
+        self.name = name
+        self.oldOwner = oldOwner
+        self.newOwner = newOwner
+    }
 }
 
 extension DBusConnection {
