@@ -36,6 +36,8 @@ let package = Package(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
+            name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: strictSettings),
+        .testTarget(
             name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
     ],

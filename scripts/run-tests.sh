@@ -23,4 +23,4 @@ export SWIFT_BACKTRACE=enable=no
 export G_DEBUG=fatal-criticals
 
 timeout --kill-after=30 "${LINNET_BUILD_TIMEOUT:-1200}" swift build --build-tests || exit $?
-timeout --kill-after=30 "${LINNET_TEST_TIMEOUT:-1200}" swift test --skip-build "$@"
+timeout --kill-after=30 "${LINNET_TEST_TIMEOUT:-1200}" swift test --skip-build --disable-xctest "$@"

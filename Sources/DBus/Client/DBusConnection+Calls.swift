@@ -1,4 +1,5 @@
 internal import CDBus
+import Dispatch
 import Synchronization
 
 extension DBusConnection {
@@ -17,7 +18,7 @@ extension DBusConnection {
     }
 
     /// Calls a method and blocks the calling thread until the reply arrives. Safe on any thread,
-    /// the loop thread included (libdbus reads the socket itself meanwhile).
+    /// the loop thread included.
     public func callBlocking(
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
         arguments: [DBusValue] = [], timeout: Duration? = nil
@@ -25,12 +26,20 @@ extension DBusConnection {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         guard isConnected else { throw DBusError(.disconnected, "the connection is closed") }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, Self.milliseconds(timeout), &error) else {
-            throw DBusError(consuming: &error, fallback: "\(member) failed")
+        if loop.isCurrentThread {
+            // The loop cannot deliver the reply while we wait on it, so libdbus reads it here.
+            var error = CDBus.DBusError()
+            dbus_error_init(&error)
+            guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, Self.milliseconds(timeout), &error) else {
+                throw DBusError(consuming: &error, fallback: "\(member) failed")
+            }
+            return try Message(adopting: reply).readArguments()
         }
-        return try Message(adopting: reply).readArguments()
+        // Elsewhere, let the loop thread read the reply: threads that each block inside libdbus
+        // take turns on its I/O lock and were measured several times slower.
+        let waiter = BlockingReply()
+        sendWithReply(message, timeout: timeout) { waiter.deliver($0) }
+        return try waiter.wait().get()
     }
 
     /// Sends a call that wants no reply (the NO_REPLY_EXPECTED flag).
@@ -56,7 +65,12 @@ extension DBusConnection {
             completion(.failure(DBusError(.disconnected, "the connection is closed")))
             return
         }
-        let box = PendingCallBox(pending: pending, completion: completion)
+        let serial = message.serial
+        let box = PendingCallBox(pending: pending) { [weak self] result in
+            self?.state.withLock { _ = $0.inFlight.removeValue(forKey: serial) }
+            completion(result)
+        }
+        state.withLock { $0.inFlight[serial] = box }
         let data = Unmanaged.passRetained(box).toOpaque()
         guard dbus_pending_call_set_notify(pending, pendingCallCompleted, data, releasePendingCallBox) != 0 else {
             Unmanaged<PendingCallBox>.fromOpaque(data).release()
@@ -67,7 +81,7 @@ extension DBusConnection {
         }
         // The reply may have been dispatched between send and set_notify; then the notify will
         // never come, so finish here. `finish` runs the completion only once either way.
-        if dbus_pending_call_get_completed(pending) != 0 { box.finish() }
+        if dbus_pending_call_get_completed(pending) != 0 { box.finish(with: nil) }
         dbus_pending_call_unref(pending)
     }
 
@@ -76,40 +90,40 @@ extension DBusConnection {
         let value = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, value))
     }
-}
 
-/// Holds a pending call's completion until libdbus reports the reply.
-private final class PendingCallBox: @unchecked Sendable {
-    private let pending: OpaquePointer
-    private let completion: @Sendable (Result<[DBusValue], DBusError>) -> Void
-    private let done = Atomic<Bool>(false)
-
-    init(pending: OpaquePointer, completion: @escaping @Sendable (Result<[DBusValue], DBusError>) -> Void) {
-        self.pending = dbus_pending_call_ref(pending)
-        self.completion = completion
+    /// Completes an in-flight call from a reply that libdbus handed to the filters instead of
+    /// to its pending call. libdbus 1.14 does this on disconnect: it detaches every pending call,
+    /// queues a synthesized NoReply error for each, and never calls their notify functions.
+    func completeOrphanedReply(_ message: Message) -> Bool {
+        let serial = dbus_message_get_reply_serial(message.raw)
+        guard let box = state.withLock({ $0.inFlight[serial] }) else { return false }
+        box.finish(with: message)
+        return true
     }
 
-    deinit { dbus_pending_call_unref(pending) }
-
-    func finish() {
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let reply = dbus_pending_call_steal_reply(pending) else {
-            completion(.failure(DBusError(.noReply, "no reply")))
-            return
+    /// Fails every call still waiting, once the connection is gone.
+    func failCallsInFlight() {
+        let boxes = state.withLock { state in
+            defer { state.inFlight.removeAll() }
+            return Array(state.inFlight.values)
         }
-        let message = Message(adopting: reply)
-        if let error = message.asError {
-            completion(.failure(error))
-        } else {
-            completion(Result { () throws(DBusError) in try message.readArguments() })
-        }
+        for box in boxes { box.finish(with: nil) }
     }
 }
 
-private let pendingCallCompleted: DBusPendingCallNotifyFunction = { _, data in
-    Unmanaged<PendingCallBox>.fromOpaque(data!).takeUnretainedValue().finish()
-}
+/// Hands a reply from the loop thread to a thread blocked in `callBlocking`.
+private final class BlockingReply: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private var result: Result<[DBusValue], DBusError>?
 
-private let releasePendingCallBox: DBusFreeFunction = { data in
-    Unmanaged<PendingCallBox>.fromOpaque(data!).release()
+    func deliver(_ result: Result<[DBusValue], DBusError>) {
+        self.result = result
+        ready.signal()
+    }
+
+    /// The semaphore orders the write in `deliver` before this read.
+    func wait() -> Result<[DBusValue], DBusError> {
+        ready.wait()
+        return result!
+    }
 }

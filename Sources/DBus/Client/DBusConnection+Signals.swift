@@ -106,6 +106,7 @@ extension DBusConnection {
     func handleSignal(_ message: Message) {
         guard let path = message.path, let interface = message.interface, let member = message.member else { return }
         if interface == "org.freedesktop.DBus.Local", member == "Disconnected" {
+            failCallsInFlight()
             report(.disconnected)
             return
         }

@@ -28,6 +28,7 @@ public final class DBusConnection: @unchecked Sendable {
         var isOpen = true
         var eventHandlers: [UInt64: @Sendable (DBusConnectionEvent) -> Void] = [:]
         var subscriptions: [UInt64: SignalSubscriptionRecord] = [:]
+        var inFlight: [UInt32: PendingCallBox] = [:]
         var objects = ObjectRegistry()
         var nextToken: UInt64 = 1
         var dispatchScheduled = false

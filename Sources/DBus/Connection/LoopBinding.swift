@@ -43,7 +43,10 @@ final class LoopBinding: @unchecked Sendable {
         dispatchScheduled.store(false, ordering: .releasing)
         guard let connection else { return }
         for _ in 0..<64 {
-            if dbus_connection_dispatch(connection.raw) != DBUS_DISPATCH_DATA_REMAINS { return }
+            _ = dbus_connection_dispatch(connection.raw)
+            // Asking again matters after a disconnect: libdbus queues the failures of pending
+            // calls while computing this status, without announcing a status change.
+            if dbus_connection_get_dispatch_status(connection.raw) != DBUS_DISPATCH_DATA_REMAINS { return }
         }
         scheduleDispatch()
     }

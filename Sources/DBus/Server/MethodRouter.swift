@@ -11,6 +11,9 @@ extension DBusConnection {
             handleMethodCall(message)
             return DBUS_HANDLER_RESULT_HANDLED
         }
+        if completeOrphanedReply(message) {
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
 
