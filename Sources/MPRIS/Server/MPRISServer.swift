@@ -1,0 +1,149 @@
+public import DBus
+import Foundation
+import Synchronization
+
+/// Serves `org.mpris.MediaPlayer2` and `.Player` (and, when handlers are given, `.TrackList`
+/// and `.Playlists`) on `/org/mpris/MediaPlayer2`, to the letter of MPRIS 2.2.
+///
+/// The app publishes what it plays by mutating ``MPRISState`` in ``update(_:)``; the server
+/// compares before and after and sends one PropertiesChanged per interface containing exactly
+/// the values that changed. Commands from the bus reach the handlers after the spec's rules
+/// have been applied.
+public final class MPRISServer: Sendable {
+    /// The connection the player is served on.
+    public let connection: DBusConnection
+    let rootHandler: any MPRISRootHandler
+    let playerHandler: any MPRISPlayerHandler
+    let trackListHandler: (any MPRISTrackListHandler)?
+    let playlistsHandler: (any MPRISPlaylistsHandler)?
+    let state: Mutex<MPRISState>
+    private let ownedName = Mutex<BusName?>(nil)
+
+    /// Prepares a server with the initial `state`; nothing is on the bus until ``start(name:)``.
+    public init(
+        connection: DBusConnection, state initial: MPRISState, root: any MPRISRootHandler,
+        player: any MPRISPlayerHandler, trackList: (any MPRISTrackListHandler)? = nil,
+        playlists: (any MPRISPlaylistsHandler)? = nil
+    ) {
+        var initial = initial
+        initial.root.hasTrackList = trackList != nil
+        self.connection = connection
+        rootHandler = root
+        playerHandler = player
+        trackListHandler = trackList
+        playlistsHandler = playlists
+        state = Mutex(initial)
+    }
+
+    /// The bus name owned, once started.
+    public var busName: BusName? { ownedName.withLock { $0 } }
+
+    /// Exports every interface with its current values, then asks for
+    /// `org.mpris.MediaPlayer2.<name>` — in that order, because panels query the moment the
+    /// name appears. If the name is taken, a unique `.instance<pid>` suffix is used, as the
+    /// spec allows. Returns the name owned.
+    @discardableResult
+    public func start(name: String) throws(DBusError) -> BusName {
+        var interfaces = [makeRootInterface(), makePlayerInterface()]
+        if trackListHandler != nil { interfaces.append(makeTrackListInterface()) }
+        if playlistsHandler != nil { interfaces.append(makePlaylistsInterface()) }
+        try connection.export(interfaces, at: MPRISNames.objectPath)
+        for candidate in Self.candidateNames(for: name) {
+            guard let busName = BusName(rawValue: candidate) else {
+                throw DBusError(.invalidArgs, "\"\(name)\" does not make a valid bus name")
+            }
+            switch try connection.requestName(busName, flags: .doNotQueue) {
+            case .primaryOwner, .alreadyOwner:
+                ownedName.withLock { $0 = busName }
+                return busName
+            case .exists, .inQueue:
+                continue
+            }
+        }
+        throw DBusError(.failed, "every candidate name for \(name) is taken")
+    }
+
+    /// Releases the bus name and stops serving the object.
+    public func stop() {
+        if let name = ownedName.withLock({ $0 }) { _ = try? connection.releaseName(name) }
+        ownedName.withLock { $0 = nil }
+        connection.unexport(MPRISNames.objectPath)
+    }
+
+    /// `org.mpris.MediaPlayer2.<name>`, then the same with `.instance<pid>` and further
+    /// numbered variants; the suffix uses letters and digits only and starts with a letter.
+    static func candidateNames(for name: String) -> [String] {
+        let base = MPRISNames.busNamePrefix + name
+        let pid = ProcessInfo.processInfo.processIdentifier
+        return [base, "\(base).instance\(pid)"] + (1...8).map { "\(base).instance\(pid)_\($0)" }
+    }
+
+    /// The current published state.
+    public var currentState: MPRISState { state.withLock { $0 } }
+
+    /// Applies `change` to the state and announces what changed: one PropertiesChanged per
+    /// interface, only for values that differ, none at all when nothing does. `Position` and
+    /// `CanControl` are never signalled. Safe from any thread.
+    public func update(_ change: (inout MPRISState) -> Void) {
+        state.withLock { state in
+            let old = state
+            state.player.freezePosition()
+            change(&state)
+            state.root.hasTrackList = old.root.hasTrackList
+            state.player.canControl = old.player.canControl
+            emitChanges(from: old, to: state)
+        }
+    }
+
+    /// Announces a discontinuity in the position (`Seeked`): a seek, a loop restart, a track
+    /// starting part-way. Sets the position to `position` and emits `Seeked(position)`.
+    public func seeked(to position: Microseconds) {
+        state.withLock { state in
+            state.player.position = position
+            try? connection.emitSignal("Seeked", interface: MPRISNames.player, path: MPRISNames.objectPath,
+                                       arguments: [.int64(position)])
+        }
+    }
+
+    /// Sends PropertiesChanged for every served interface whose values differ. Called with the
+    /// state lock held, so signals leave in the order the changes were made.
+    func emitChanges(from old: MPRISState, to new: MPRISState) {
+        var tables: [(InterfaceName, [PropertySpec])] = [
+            (MPRISNames.root, PropertyTable.root), (MPRISNames.player, PropertyTable.player),
+        ]
+        if trackListHandler != nil { tables.append((MPRISNames.trackList, PropertyTable.trackList)) }
+        if playlistsHandler != nil { tables.append((MPRISNames.playlists, PropertyTable.playlists)) }
+        for (interface, table) in tables {
+            let changes = PropertyChanges(table: table, old: old, new: new)
+            guard !changes.isEmpty else { continue }
+            try? connection.emitPropertiesChanged(
+                interface: interface, path: MPRISNames.objectPath,
+                changed: changes.changed, invalidated: changes.invalidated)
+        }
+    }
+
+    /// The position as the player reports it, or extrapolated from the last published one.
+    func livePosition() -> Microseconds {
+        if let position = playerHandler.currentPosition() { return position }
+        return state.withLock { $0.player.position }
+    }
+
+    /// Declares the properties of `table` as D-Bus properties reading the live state.
+    func declare(_ table: [PropertySpec], setters: [MemberName: @Sendable (DBusValue) throws -> Void] = [:]) -> [DBusProperty] {
+        table.map { spec in
+            let read = spec.read
+            let getter: @Sendable () throws -> DBusValue
+            if spec.name == "Position" {
+                getter = { [weak self] in .int64(self?.livePosition() ?? 0) }
+            } else {
+                getter = { [weak self] in
+                    guard let self else { throw DBusError(.unknownObject, "the player is gone") }
+                    return self.state.withLock { read($0) }
+                }
+            }
+            return DBusProperty(
+                spec.name, type: spec.type, access: spec.access, emitsChangedSignal: spec.emits,
+                annotations: spec.annotations, get: getter, set: setters[spec.name])
+        }
+    }
+}
