@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "EventLoop"], swiftSettings: strictSettings),
         // A reusable MPRIS 2.2 server: value types, the four interfaces, a "now playing" facade.
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
+        .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
 
         .target(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",

@@ -1,0 +1,95 @@
+import DBus
+import MPRIS
+import Testing
+import TestSupport
+
+/// TrackList and Playlists through the bus.
+@Suite struct TrackListAndPlaylistsTests {
+    @Test func getTracksMetadataAnswersInOrderAndSkipsUnknownIds() async throws {
+        let fixture = try MPRISFixture()
+        let reply = try await fixture.proxy(MPRISNames.trackList).call("GetTracksMetadata", [
+            .array(.objectPath, [.objectPath("/org/linnet/test/track/3"), .objectPath("/nope"), .objectPath("/org/linnet/test/track/1")]),
+        ])
+        guard case .array(_, let maps)? = reply.first else {
+            Issue.record("GetTracksMetadata returned \(reply)")
+            return
+        }
+        #expect(maps.map { Metadata(dbusValue: $0).title } == ["Song 3", "Song 1"])
+        #expect(reply.first?.type.signature == "aa{sv}")
+    }
+
+    @Test func goToChangesTrackAndNoTrackIsInvalid() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        try await trackList.call("GoTo", [.objectPath("/org/linnet/test/track/2")])
+        #expect(try fixture.playerctl("metadata", "title") == "Song 2")
+        try await trackList.call("GoTo", [.objectPath("/org/linnet/test/unknown")])  // not in the list: no effect
+        do {
+            try await trackList.call("GoTo", [.objectPath(TrackID.noTrack.path)])
+            Issue.record("GoTo NoTrack accepted")
+        } catch { #expect(error.name == .invalidArgs) }
+        #expect(fixture.player.calls.values == ["GoTo /org/linnet/test/track/2"])
+    }
+
+    @Test func addTrackAtTheStartWithNoTrack() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        try await trackList.call("AddTrack", [.string("http://radio/stream.ogg"), .objectPath(TrackID.noTrack.path), .boolean(true)])
+        #expect(try await trackList.property("Tracks").decode(as: [ObjectPath].self).first == "/org/linnet/test/added/1")
+        do {
+            try await trackList.call("AddTrack", [.string("gopher://x"), .objectPath(TrackID.noTrack.path), .boolean(false)])
+            Issue.record("unsupported scheme added")
+        } catch { #expect(error.name == .notSupported) }
+    }
+
+    @Test func replacingTheListSignalsTrackListReplaced() async throws {
+        let fixture = try MPRISFixture()
+        try await fixture.clearSignals()
+        let ids = [TrackID("/org/linnet/test/x/1")!, TrackID("/org/linnet/test/x/2")!]
+        fixture.server.replaceTrackList(ids, current: ids[1])
+        var changed = Metadata(trackID: ids[0], title: "Renamed")
+        changed.artists = ["Someone"]
+        fixture.server.trackMetadataChanged(changed)
+        try await fixture.settle()
+        let replaced = try #require(fixture.signals(named: "TrackListReplaced").first)
+        #expect(replaced.arguments == [.array(.objectPath, [.objectPath("/org/linnet/test/x/1"), .objectPath("/org/linnet/test/x/2")]),
+                                       .objectPath("/org/linnet/test/x/2")])
+        let metadataChanged = try #require(fixture.signals(named: "TrackMetadataChanged").first)
+        #expect(metadataChanged.arguments[0] == .objectPath("/org/linnet/test/x/1"))
+        #expect(Metadata(dbusValue: metadataChanged.arguments[1]).title == "Renamed")
+        #expect(fixture.recentChanges(MPRISNames.trackList).map(\.invalidated) == [["Tracks"]])
+    }
+
+    @Test func playlistsArePagedOrderedAndActivated() async throws {
+        let fixture = try MPRISFixture()
+        let playlists = fixture.proxy(MPRISNames.playlists)
+        let reply = try await playlists.call("GetPlaylists", [.uint32(0), .uint32(10), .string("Alphabetical"), .boolean(false)])
+        #expect(reply.first?.type.signature == "a(oss)")
+        #expect(reply.first == .array(.structure([.objectPath, .string, .string]), [
+            Playlist(id: "/org/linnet/test/playlist/evening", name: "Evening").dbusValue,
+            Playlist(id: "/org/linnet/test/playlist/morning", name: "Morning", icon: "file:///tmp/sun.png").dbusValue,
+        ]))
+        let reversedPage = try await playlists.call("GetPlaylists", [.uint32(0), .uint32(1), .string("Alphabetical"), .boolean(true)])
+        #expect(reversedPage.first.map { if case .array(_, let items) = $0 { items.count } else { -1 } } == 1)
+        do {
+            try await playlists.call("GetPlaylists", [.uint32(0), .uint32(1), .string("Played"), .boolean(false)])
+            Issue.record("an ordering not offered was accepted")
+        } catch { #expect(error.name == .invalidArgs) }
+
+        #expect(try await playlists.property("ActivePlaylist") == .structure([.boolean(false), .structure([.objectPath("/"), .string(""), .string("")])]))
+        try await fixture.clearSignals()
+        try await playlists.call("ActivatePlaylist", [.objectPath("/org/linnet/test/playlist/evening")])
+        try await fixture.settle()
+        #expect(fixture.recentChanges(MPRISNames.playlists).map { Set($0.changed.keys) } == [["ActivePlaylist"]])
+        do {
+            try await playlists.call("ActivatePlaylist", [.objectPath("/org/linnet/test/playlist/none")])
+            Issue.record("unknown playlist activated")
+        } catch { #expect(error.name == .invalidArgs) }
+
+        fixture.server.playlistChanged(Playlist(id: "/org/linnet/test/playlist/evening", name: "Late evening"))
+        try await fixture.settle()
+        #expect(fixture.signals(named: "PlaylistChanged").count == 1)
+        #expect(try await playlists.property("ActivePlaylist") == .structure([.boolean(true),
+            Playlist(id: "/org/linnet/test/playlist/evening", name: "Late evening").dbusValue]))
+    }
+}
