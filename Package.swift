@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "EventLoop", targets: ["EventLoop"]),
+        .library(name: "Playback", targets: ["Playback"]),
     ],
     targets: [
         // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
@@ -31,6 +32,8 @@ let package = Package(
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
         .target(name: "DBus", dependencies: ["CDBus", "EventLoop"], swiftSettings: strictSettings),
+        .target(
+            name: "Playback", dependencies: ["CGStreamer", "EventLoop"], swiftSettings: strictSettings),
 
         .target(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
@@ -39,6 +42,9 @@ let package = Package(
             name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: strictSettings),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,228 @@
+internal import CGStreamer
+import EventLoop
+import Synchronization
+
+/// The ``PlaybackEngine`` on GStreamer's playbin.
+///
+/// All pipeline control and all bus messages run on the shared ``EventLoop`` thread, which also
+/// carries D-Bus; commands only queue work there and return. The bus has one consumer, a sync
+/// handler forwarding to that thread, so an idle or paused engine wakes nothing up. The only
+/// work on GStreamer's streaming threads is handing the queued next URI to playbin in
+/// about-to-finish.
+public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
+    public let events: AsyncStream<PlaybackEvent>
+    let continuation: AsyncStream<PlaybackEvent>.Continuation
+    let loop = EventLoop.shared
+    let playbin: UnsafeMutablePointer<GstElement>
+    let handoff = StreamingHandoff()
+    let tagReader: TagReader
+    /// Touched on the loop thread only; that confinement is what makes the class Sendable.
+    var session = EngineSession()
+    private var signalHandlers: [gulong] = []
+
+    /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
+    /// to every sink (including capture bins) the same way. Video and subtitles stay off so a
+    /// file with a video track never needs a display.
+    private static let audioOnlyFlags: UInt32 = 0x02 | 0x10
+
+    /// Creates an engine playing to `output`, introducing itself as `application` to the sound
+    /// server and writing embedded cover art to `artCache`. Problems with the output are not
+    /// fatal: the engine falls back and reports a ``PlaybackEvent/warning(uri:message:)`` first.
+    public init(
+        output: AudioOutput = .system, application: ApplicationIdentity = .linnet,
+        artCache: ArtCache = .standard()
+    ) {
+        GStreamerRuntime.ensureInitialized()
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        tagReader = TagReader(artCache: artCache)
+        guard let made = gst_element_factory_make("playbin", "linnet-playbin") else {
+            fatalError("GStreamer's playbin is missing: install gstreamer1.0-plugins-base")
+        }
+        playbin = UnsafeMutableRawPointer(gst_object_ref_sink(made)!)
+            .assumingMemoryBound(to: GstElement.self)
+        session.reportedState = .stopped
+        configure(output: output, application: application)
+    }
+
+    deinit {
+        shutdown()
+        gst_object_unref(playbin)
+    }
+
+    private func configure(output: AudioOutput, application: ApplicationIdentity) {
+        playbin.set("flags", Self.audioOnlyFlags)
+        // scaletempo keeps the pitch when the rate changes; without it the rate still applies.
+        if let tempo = gst_element_factory_make("scaletempo", "linnet-tempo") {
+            playbin.set("audio-filter", element: tempo)
+        }
+        signalHandlers.append(StreamProperties.install(on: playbin, application: application))
+        let built = AudioSinkFactory.make(for: output)
+        playbin.set("audio-sink", element: built.sink)
+        gst_object_unref(built.sink)
+        for warning in built.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
+
+        signalHandlers.append(GaplessFeeder.install(on: playbin, handoff: handoff) {
+            [weak self] generation, finishing, next in
+            self?.loop.execute { [weak self] in
+                self?.aboutToFinish(generation: generation, finishing: finishing, next: next)
+            }
+        })
+        BusBridge.install(on: playbin, handoff: handoff) { [weak self] message in
+            self?.loop.execute { [weak self] in self?.handle(message) }
+        }
+    }
+
+    // MARK: Commands
+
+    public func load(_ uri: String) {
+        loop.perform { [self] in
+            guard !session.isShutDown else { return }
+            restart(with: uri)
+        }
+    }
+
+    public func setNext(_ uri: String?) {
+        handoff.setNext(uri)
+    }
+
+    public func play() {
+        loop.perform { [self] in
+            guard !session.isShutDown else { return }
+            session.target = .playing
+            if session.ended {
+                // A finished pipeline stays at its end; playing again means from the start.
+                restart(with: session.currentURI)
+            } else {
+                applyTarget()
+            }
+        }
+    }
+
+    public func pause() {
+        loop.perform { [self] in
+            guard !session.isShutDown else { return }
+            session.target = .paused
+            applyTarget()
+        }
+    }
+
+    public func stop() {
+        loop.perform { [self] in
+            guard !session.isShutDown else { return }
+            session.target = .stopped
+            restart(with: session.currentURI)
+        }
+    }
+
+    public func seek(toMicroseconds microseconds: Int64) {
+        loop.perform { [self] in
+            guard !session.isShutDown, session.loadedURI != nil else { return }
+            if session.prerolled {
+                performSeek(toMicroseconds: microseconds, reported: true)
+            } else {
+                // Seeking needs a prerolled pipeline; ASYNC_DONE applies it.
+                session.pendingSeekMicroseconds = microseconds
+            }
+        }
+    }
+
+    public func setRate(_ rate: Double) {
+        let clamped = min(max(rate, 0.25), 4.0)
+        loop.perform { [self] in
+            session.rate = clamped
+            guard !session.isShutDown, session.prerolled, session.appliedRate != clamped else { return }
+            performSeek(toMicroseconds: position() ?? 0, reported: false)
+        }
+    }
+
+    public func setVolume(_ volume: Double) {
+        // playbin's volume property tops out at 10 (+20 dB).
+        let clamped = min(max(volume, 0), 10)
+        loop.perform { [self] in playbin.set("volume", clamped) }
+    }
+
+    public func setMuted(_ muted: Bool) {
+        loop.perform { [self] in playbin.set("mute", muted) }
+    }
+
+    public func position() -> Int64? {
+        // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
+              nanoseconds >= 0 else { return nil }
+        return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+    }
+
+    public func duration() -> Int64? {
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
+              nanoseconds >= 0 else { return nil }
+        return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+    }
+
+    public func shutdown() {
+        loop.sync {
+            guard !session.isShutDown else { return }
+            session.isShutDown = true
+            gst_element_set_state(playbin, GST_STATE_NULL)
+            BusBridge.uninstall(from: playbin)
+            for handler in signalHandlers { g_signal_handler_disconnect(playbin, handler) }
+            signalHandlers.removeAll()
+            continuation.finish()
+        }
+    }
+
+    // MARK: Pipeline control (loop thread)
+
+    /// Tears the pipeline down to NULL and starts a new generation on `uri` (nil: nothing
+    /// loaded). Going through NULL is what stops a broken file's error storm from leaking into
+    /// the next one; the new generation makes any of its late messages recognisable.
+    func restart(with uri: String?) {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        session.begin(generation: handoff.reset(feeding: uri), uri: uri)
+        if let uri { playbin.set("uri", uri) }
+        applyTarget()
+    }
+
+    /// Moves the pipeline towards what the user asked for.
+    func applyTarget() {
+        guard session.loadedURI != nil else {
+            report(.stopped)
+            return
+        }
+        switch session.target {
+        case .stopped:
+            gst_element_set_state(playbin, GST_STATE_NULL)
+            report(.stopped)
+        case .paused:
+            gst_element_set_state(playbin, GST_STATE_PAUSED)
+        case .playing:
+            // While a stream refills its buffer it waits paused; BUFFERING 100 resumes it.
+            gst_element_set_state(playbin, session.bufferingPercent == nil ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+        }
+    }
+
+    /// A flushing, accurate seek that also (re)applies the current rate.
+    func performSeek(toMicroseconds microseconds: Int64, reported: Bool) {
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        let succeeded = gst_element_seek(
+            playbin, session.rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET,
+            gint64(ClockTime.nanoseconds(fromMicroseconds: microseconds)), GST_SEEK_TYPE_NONE, -1) != 0
+        if succeeded {
+            session.appliedRate = session.rate
+            if reported { session.userSeekInFlight = true }
+        } else if reported {
+            emit(.warning(uri: session.currentURI, message: "Seeking is not possible in this stream"))
+        }
+    }
+
+    func report(_ state: PlaybackState) {
+        guard session.reportedState != state else { return }
+        session.reportedState = state
+        emit(.stateChanged(state))
+    }
+
+    func emit(_ event: PlaybackEvent) {
+        continuation.yield(event)
+    }
+}

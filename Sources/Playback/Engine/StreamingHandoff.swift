@@ -1,0 +1,53 @@
+import Synchronization
+
+/// The little state that GStreamer's streaming threads share with the loop thread: the pipeline
+/// generation (to recognise messages from an abandoned pipeline) and the gapless queue that
+/// "about-to-finish" consumes on a streaming thread. Everything else stays on the loop thread.
+final class StreamingHandoff: Sendable {
+    struct State {
+        /// Bumped each time the pipeline is reset to NULL for a new URI.
+        var generation: UInt64 = 0
+        /// The URI queued with `setNext`, not yet handed to playbin.
+        var next: String?
+        /// URIs handed to playbin in about-to-finish whose STREAM_START has not been seen yet.
+        var handedOver: [String] = []
+        /// The URI whose data playbin is reading now: the one that is about to finish next.
+        var feeding: String?
+    }
+
+    private let state = Mutex(State())
+
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Starts a new generation feeding `uri`, forgetting the queue. Returns the new generation.
+    func reset(feeding uri: String?) -> UInt64 {
+        state.withLock { state in
+            state.generation &+= 1
+            state.next = nil
+            state.handedOver.removeAll()
+            state.feeding = uri
+            return state.generation
+        }
+    }
+
+    func setNext(_ uri: String?) {
+        state.withLock { $0.next = uri }
+    }
+
+    /// Called from about-to-finish: takes the queued URI, if any, as the one to feed next.
+    func takeNext() -> (generation: UInt64, finishing: String?, next: String?) {
+        state.withLock { state in
+            let finishing = state.feeding
+            guard let next = state.next else { return (state.generation, finishing, nil) }
+            state.next = nil
+            state.handedOver.append(next)
+            state.feeding = next
+            return (state.generation, finishing, next)
+        }
+    }
+
+    /// Called at a gapless STREAM_START: the oldest URI handed over is the one now audible.
+    func popHandedOver() -> String? {
+        state.withLock { $0.handedOver.isEmpty ? nil : $0.handedOver.removeFirst() }
+    }
+}
