@@ -15,7 +15,8 @@ struct EngineSession {
     /// Whether the pipeline has prerolled in this generation, so seeks can go straight through.
     var prerolled = false
     var pendingSeekMicroseconds: Int64?
-    var userSeekInFlight = false
+    /// Where the user's seek in flight goes, reported at its ASYNC_DONE.
+    var userSeekTarget: Int64?
     /// The rate asked for, and the rate the pipeline runs at now (GStreamer resets it at a
     /// gapless switch and at every reset).
     var rate = 1.0
@@ -41,7 +42,7 @@ struct EngineSession {
         streamsStarted = 0
         prerolled = false
         pendingSeekMicroseconds = nil
-        userSeekInFlight = false
+        userSeekTarget = nil
         appliedRate = 1.0
         bufferingPercent = nil
         ended = false

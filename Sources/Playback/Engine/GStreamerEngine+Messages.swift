@@ -74,9 +74,11 @@ extension GStreamerEngine {
             performSeek(toMicroseconds: pending, reported: true)
             return
         }
-        if session.userSeekInFlight {
-            session.userSeekInFlight = false
-            emit(.seekCompleted(microseconds: position() ?? 0))
+        if let target = session.userSeekTarget {
+            // The target, not a position query: a paused sink answers with the end of its
+            // preroll buffer, tens of milliseconds past where the accurate seek landed.
+            session.userSeekTarget = nil
+            emit(.seekCompleted(microseconds: target))
         }
         if session.appliedRate != session.rate {
             performSeek(toMicroseconds: position() ?? 0, reported: false)

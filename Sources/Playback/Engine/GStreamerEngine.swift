@@ -1,6 +1,6 @@
 internal import CGStreamer
 import EventLoop
-import Synchronization
+import Foundation
 
 /// The ``PlaybackEngine`` on GStreamer's playbin.
 ///
@@ -45,8 +45,14 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     deinit {
-        shutdown()
-        gst_object_unref(playbin)
+        // Tear down without capturing `self`: a closure holding an object that is being
+        // deinitialised must not outlive this call.
+        let (playbin, continuation) = (UncheckedPointer(playbin), continuation)
+        let handlers = signalHandlers
+        Self.onLoop(loop) {
+            Self.tearDown(playbin.pointer, handlers: handlers, continuation: continuation)
+        }
+        gst_object_unref(playbin.pointer)
     }
 
     private func configure(output: AudioOutput, application: ApplicationIdentity) {
@@ -161,15 +167,37 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     public func shutdown() {
-        loop.sync {
+        Self.onLoop(loop) { [self] in
             guard !session.isShutDown else { return }
             session.isShutDown = true
-            gst_element_set_state(playbin, GST_STATE_NULL)
-            BusBridge.uninstall(from: playbin)
-            for handler in signalHandlers { g_signal_handler_disconnect(playbin, handler) }
+            Self.tearDown(playbin, handlers: signalHandlers, continuation: continuation)
             signalHandlers.removeAll()
-            continuation.finish()
         }
+    }
+
+    /// Idempotent: a second teardown finds no handlers and a finished stream.
+    private static func tearDown(
+        _ playbin: UnsafeMutablePointer<GstElement>, handlers: [gulong],
+        continuation: AsyncStream<PlaybackEvent>.Continuation
+    ) {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        BusBridge.uninstall(from: playbin)
+        for handler in handlers where g_signal_handler_is_connected(playbin, handler) != 0 {
+            g_signal_handler_disconnect(playbin, handler)
+        }
+        continuation.finish()
+    }
+
+    /// Runs `work` on the loop thread and waits for it. (EventLoop.sync traps when the queued
+    /// closure is released after sync returns, which GLib's idle sources do.)
+    private static func onLoop(_ loop: EventLoop, _ work: @escaping @Sendable () -> Void) {
+        if loop.isCurrentThread { return work() }
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            work()
+            done.signal()
+        }
+        done.wait()
     }
 
     // MARK: Pipeline control (loop thread)
@@ -210,7 +238,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             gint64(ClockTime.nanoseconds(fromMicroseconds: microseconds)), GST_SEEK_TYPE_NONE, -1) != 0
         if succeeded {
             session.appliedRate = session.rate
-            if reported { session.userSeekInFlight = true }
+            if reported { session.userSeekTarget = max(0, microseconds) }
         } else if reported {
             emit(.warning(uri: session.currentURI, message: "Seeking is not possible in this stream"))
         }

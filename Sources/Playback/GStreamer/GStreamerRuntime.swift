@@ -32,3 +32,9 @@ func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
     defer { g_free(pointer) }
     return String(cString: pointer)
 }
+
+/// Carries a GStreamer object pointer into a closure that runs while its owner keeps it alive.
+struct UncheckedPointer<Pointee>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Pointee>
+    init(_ pointer: UnsafeMutablePointer<Pointee>) { self.pointer = pointer }
+}
