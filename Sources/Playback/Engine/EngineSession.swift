@@ -14,7 +14,13 @@ struct EngineSession {
     var streamsStarted = 0
     /// Whether the pipeline has prerolled in this generation, so seeks can go straight through.
     var prerolled = false
-    var pendingSeekMicroseconds: Int64?
+    /// A seek to apply once the pipeline has prerolled, and whether to report it.
+    var pendingSeek: (microseconds: Int64, reported: Bool)?
+    /// The next URI held back from playbin until a pending seek is done (see
+    /// `GStreamerEngine+Seeking`).
+    var deferredNext: String?
+    /// A URI reloaded only to seek in it: its STREAM_START is not a new track.
+    var reloadedURI: String?
     /// Where the user's seek in flight goes, reported at its ASYNC_DONE.
     var userSeekTarget: Int64?
     /// The rate asked for, and the rate the pipeline runs at now (GStreamer resets it at a
@@ -41,7 +47,9 @@ struct EngineSession {
         lastGroupID = nil
         streamsStarted = 0
         prerolled = false
-        pendingSeekMicroseconds = nil
+        pendingSeek = nil
+        deferredNext = nil
+        reloadedURI = nil
         userSeekTarget = nil
         appliedRate = 1.0
         bufferingPercent = nil

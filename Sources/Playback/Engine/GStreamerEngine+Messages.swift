@@ -69,20 +69,18 @@ extension GStreamerEngine {
 
     private func handleAsyncDone() {
         session.prerolled = true
-        if let pending = session.pendingSeekMicroseconds {
-            session.pendingSeekMicroseconds = nil
-            performSeek(toMicroseconds: pending, reported: true)
-            return
-        }
-        if let target = session.userSeekTarget {
+        if let pending = session.pendingSeek {
+            session.pendingSeek = nil
+            seek(toMicroseconds: pending.microseconds, reported: pending.reported)
+        } else if let target = session.userSeekTarget {
             // The target, not a position query: a paused sink answers with the end of its
             // preroll buffer, tens of milliseconds past where the accurate seek landed.
             session.userSeekTarget = nil
             emit(.seekCompleted(microseconds: target))
+        } else if session.appliedRate != session.rate {
+            seek(toMicroseconds: position() ?? 0, reported: false)
         }
-        if session.appliedRate != session.rate {
-            performSeek(toMicroseconds: position() ?? 0, reported: false)
-        }
+        releaseDeferredNext()
         reportDuration()
     }
 
@@ -100,12 +98,20 @@ extension GStreamerEngine {
         let uri = isSwitch ? (handoff.popHandedOver() ?? session.currentURI) : session.loadedURI
         session.currentURI = uri
         guard let uri else { return }
+        // A track reloaded only to seek in it goes on rather than starting again.
+        if !isSwitch, session.reloadedURI == uri {
+            session.reloadedURI = nil
+            return
+        }
         session.publishedMetadata[uri] = nil
         emit(.trackStarted(uri: uri))
         if isSwitch {
             // GStreamer resets the rate to 1.0 at a gapless switch.
             session.appliedRate = 1.0
-            if session.rate != 1.0 { performSeek(toMicroseconds: position() ?? 0, reported: false) }
+            // From 0, not a position query: right at STREAM_START the sink may still answer
+            // with the previous track's segment (measured: 910 ms into a new track). The cost
+            // is replaying the few milliseconds the loop took to get here.
+            if session.rate != 1.0 { seek(toMicroseconds: 0, reported: false) }
         }
         publishMetadata()
         reportDuration()

@@ -88,7 +88,11 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     public func setNext(_ uri: String?) {
-        handoff.setNext(uri)
+        // Through the loop, so it lands after a load() issued just before it (load clears it).
+        loop.perform { [self] in
+            guard !session.isShutDown else { return }
+            queueNext(uri)
+        }
     }
 
     public func play() {
@@ -123,12 +127,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     public func seek(toMicroseconds microseconds: Int64) {
         loop.perform { [self] in
             guard !session.isShutDown, session.loadedURI != nil else { return }
-            if session.prerolled {
-                performSeek(toMicroseconds: microseconds, reported: true)
-            } else {
-                // Seeking needs a prerolled pipeline; ASYNC_DONE applies it.
-                session.pendingSeekMicroseconds = microseconds
-            }
+            seek(toMicroseconds: microseconds, reported: true)
         }
     }
 
@@ -137,7 +136,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         loop.perform { [self] in
             session.rate = clamped
             guard !session.isShutDown, session.prerolled, session.appliedRate != clamped else { return }
-            performSeek(toMicroseconds: position() ?? 0, reported: false)
+            seek(toMicroseconds: position() ?? 0, reported: false)
         }
     }
 
@@ -227,20 +226,6 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         case .playing:
             // While a stream refills its buffer it waits paused; BUFFERING 100 resumes it.
             gst_element_set_state(playbin, session.bufferingPercent == nil ? GST_STATE_PLAYING : GST_STATE_PAUSED)
-        }
-    }
-
-    /// A flushing, accurate seek that also (re)applies the current rate.
-    func performSeek(toMicroseconds microseconds: Int64, reported: Bool) {
-        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
-        let succeeded = gst_element_seek(
-            playbin, session.rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET,
-            gint64(ClockTime.nanoseconds(fromMicroseconds: microseconds)), GST_SEEK_TYPE_NONE, -1) != 0
-        if succeeded {
-            session.appliedRate = session.rate
-            if reported { session.userSeekTarget = max(0, microseconds) }
-        } else if reported {
-            emit(.warning(uri: session.currentURI, message: "Seeking is not possible in this stream"))
         }
     }
 

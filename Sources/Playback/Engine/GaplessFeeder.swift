@@ -30,8 +30,8 @@ final class GaplessFeeder: @unchecked Sendable {
     }
 
     private func aboutToFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
-        let (generation, finishing, next) = handoff.takeNext()
+        let (generation, finishing, next, announce) = handoff.takeNext()
         if let next { playbin.set("uri", next) }
-        notify(generation, finishing, next)
+        if announce { notify(generation, finishing, next) }
     }
 }

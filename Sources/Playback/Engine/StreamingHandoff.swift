@@ -13,6 +13,9 @@ final class StreamingHandoff: Sendable {
         var handedOver: [String] = []
         /// The URI whose data playbin is reading now: the one that is about to finish next.
         var feeding: String?
+        /// Whether about-to-finish was already reported for `feeding`: playbin emits it again
+        /// after every flushing seek near the end.
+        var announced = false
     }
 
     private let state = Mutex(State())
@@ -26,6 +29,7 @@ final class StreamingHandoff: Sendable {
             state.next = nil
             state.handedOver.removeAll()
             state.feeding = uri
+            state.announced = false
             return state.generation
         }
     }
@@ -35,14 +39,28 @@ final class StreamingHandoff: Sendable {
     }
 
     /// Called from about-to-finish: takes the queued URI, if any, as the one to feed next.
-    func takeNext() -> (generation: UInt64, finishing: String?, next: String?) {
+    /// `announce` is false for a repeat that hands nothing over.
+    func takeNext() -> (generation: UInt64, finishing: String?, next: String?, announce: Bool) {
         state.withLock { state in
             let finishing = state.feeding
-            guard let next = state.next else { return (state.generation, finishing, nil) }
+            guard let next = state.next else {
+                defer { state.announced = true }
+                return (state.generation, finishing, nil, !state.announced)
+            }
             state.next = nil
             state.handedOver.append(next)
             state.feeding = next
-            return (state.generation, finishing, next)
+            state.announced = false
+            return (state.generation, finishing, next, true)
+        }
+    }
+
+    /// Takes the queued next URI back before a seek, so about-to-finish cannot hand it over
+    /// meanwhile, and tells whether one was already handed over (its STREAM_START not yet seen).
+    func withholdNext() -> (queued: String?, handedOver: String?) {
+        state.withLock { state in
+            defer { state.next = nil }
+            return (state.next, state.handedOver.first)
         }
     }
 
