@@ -29,6 +29,8 @@ struct EngineSession {
     var appliedRate = 1.0
     /// Percent while a network stream is refilling, nil otherwise.
     var bufferingPercent: Int?
+    /// The last percentage reported, so repeated BUFFERING messages are sent once.
+    var reportedBufferingPercent: Int?
     var reportedState: PlaybackState?
     /// Tags accumulated per URI in this generation, and what was last published for each.
     var metadata: [String: TrackMetadata] = [:]
@@ -53,6 +55,7 @@ struct EngineSession {
         userSeekTarget = nil
         appliedRate = 1.0
         bufferingPercent = nil
+        reportedBufferingPercent = nil
         ended = false
         metadata = [:]
         publishedMetadata = [:]

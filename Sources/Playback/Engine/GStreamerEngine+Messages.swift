@@ -158,17 +158,19 @@ extension GStreamerEngine {
         var percent: gint = 0
         gst_message_parse_buffering(message.pointer, &percent)
         let value = Int(percent)
-        let previous = session.bufferingPercent
+        if value != session.reportedBufferingPercent {
+            session.reportedBufferingPercent = value
+            emit(.buffering(percent: value))
+        }
+        let wasBuffering = session.bufferingPercent != nil
         if value < 100 {
             session.bufferingPercent = value
-            if previous == nil, session.target == .playing {
+            if !wasBuffering, session.target == .playing {
                 gst_element_set_state(playbin, GST_STATE_PAUSED)
                 report(.buffering)
             }
-            if previous != value { emit(.buffering(percent: value)) }
-        } else if previous != nil {
+        } else if wasBuffering {
             session.bufferingPercent = nil
-            emit(.buffering(percent: 100))
             applyTarget()
         }
     }
