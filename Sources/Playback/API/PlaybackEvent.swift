@@ -18,8 +18,10 @@ public enum PlaybackEvent: Sendable, Hashable {
     case aboutToFinish(uri: String, next: String?)
     /// The last queued track played to its end.
     case endOfStream
-    /// Playback of a URI failed. Reported once per failure; the engine is then stopped and ready
-    /// for ``PlaybackEngine/load(_:)``.
+    /// Playback of a URI failed. Reported once per failure (GStreamer's follow-up errors are
+    /// swallowed). The engine then stops and is ready for ``PlaybackEngine/load(_:)`` — unless
+    /// the failed URI was the queued next track: then the current track plays on to its end,
+    /// and another next URI may be queued with ``PlaybackEngine/setNext(_:)``.
     case error(PlaybackFailure)
     /// GStreamer reported a problem that does not stop playback, or the engine had to fall back
     /// (for example to a null audio output).

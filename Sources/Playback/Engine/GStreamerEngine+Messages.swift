@@ -30,14 +30,24 @@ extension GStreamerEngine {
 
     /// Only the first error of a generation counts: it is reported with its URI, and the
     /// pipeline is reset so the rest of the storm is ignored and the next load starts clean.
+    /// The engine stops, unless the failed URI was the queued next one (see below).
     private func handleError(_ message: BusMessage) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message.pointer, &error, &debug)
         let text = error.map { String(cString: $0.pointee.message) } ?? "Unknown playback error"
         if let error { g_error_free(error) }
-        emit(.error(PlaybackFailure(
-            uri: message.originURI ?? session.currentURI, message: text, debug: takeString(debug))))
+        let failure = PlaybackFailure(
+            uri: message.originURI ?? session.currentURI, message: text, debug: takeString(debug))
+        if let origin = message.originURI, origin != session.currentURI, handoff.isHandedOver(origin) {
+            // The queued next track failed while the current one still plays. playbin cannot go
+            // on from there (measured: it stalls, no EOS), so the current track resumes where it
+            // was on a fresh pipeline, and the app may queue another next track.
+            emit(.error(failure))
+            reload(seekingTo: position() ?? 0, reported: false, next: nil)
+            return
+        }
+        emit(.error(failure))
         session.target = .stopped
         restart(with: nil)
     }
@@ -80,7 +90,11 @@ extension GStreamerEngine {
         } else if session.appliedRate != session.rate {
             seek(toMicroseconds: position() ?? 0, reported: false)
         }
-        releaseDeferredNext()
+        if let next = session.deferredNext {
+            // Held for a seek that turned out not to be needed.
+            session.deferredNext = nil
+            handoff.setNext(next)
+        }
         reportDuration()
     }
 

@@ -8,6 +8,10 @@ internal import CGStreamer
 /// URI back while a seek is due, and when one was already handed over it reloads the current
 /// track, seeks there, and queues the next URI again afterwards (playbin re-emits
 /// about-to-finish after every flushing seek).
+///
+/// Known limit: a next URI queued after a short track has already drained (playbin asks for it
+/// as soon as the whole track is buffered) comes too late; the track then ends with
+/// end-of-stream and the next one must be loaded.
 extension GStreamerEngine {
     /// Seeks now if the pipeline can take it, later if it has not prerolled yet.
     func seek(toMicroseconds microseconds: Int64, reported: Bool) {
@@ -15,13 +19,20 @@ extension GStreamerEngine {
             session.pendingSeek = (microseconds, reported || session.pendingSeek?.reported == true)
             return
         }
-        let (queued, handedOver) = handoff.withholdNext()
+        let (queued, handedOver) = handoff.beginSeek()
+        let next = queued ?? session.deferredNext
+        session.deferredNext = nil
         if let handedOver {
             reload(seekingTo: microseconds, reported: reported, next: handedOver)
             return
         }
         performSeek(toMicroseconds: microseconds, reported: reported)
-        if let queued { handoff.setNext(queued) }
+        if handoff.endSeek(restoring: next) {
+            // A short track drained right after the flush, before its next URI was back. This
+            // segment has drained already, so the next about-to-finish can only come after
+            // this second flush, when the URI is in place.
+            performSeek(toMicroseconds: microseconds, reported: reported)
+        }
     }
 
     /// Queues `uri` for gapless playback, or holds it while a seek is still to come.
@@ -36,15 +47,9 @@ extension GStreamerEngine {
         }
     }
 
-    /// Hands a held-back next URI to the handoff once no seek is due any more.
-    func releaseDeferredNext() {
-        guard let next = session.deferredNext, session.pendingSeek == nil,
-              session.appliedRate == session.rate else { return }
-        session.deferredNext = nil
-        handoff.setNext(next)
-    }
-
-    private func reload(seekingTo microseconds: Int64, reported: Bool, next: String) {
+    /// Restarts the current track on a fresh pipeline at `microseconds`, without reporting a
+    /// new track, and queues `next` once the seek is done.
+    func reload(seekingTo microseconds: Int64, reported: Bool, next: String?) {
         guard let current = session.currentURI else { return }
         let rate = session.rate
         restart(with: current)

@@ -16,6 +16,8 @@ final class StreamingHandoff: Sendable {
         /// Whether about-to-finish was already reported for `feeding`: playbin emits it again
         /// after every flushing seek near the end.
         var announced = false
+        /// about-to-finish calls that found nothing queued since `beginSeek`.
+        var drainsWithoutNext = 0
     }
 
     private let state = Mutex(State())
@@ -44,6 +46,7 @@ final class StreamingHandoff: Sendable {
         state.withLock { state in
             let finishing = state.feeding
             guard let next = state.next else {
+                state.drainsWithoutNext += 1
                 defer { state.announced = true }
                 return (state.generation, finishing, nil, !state.announced)
             }
@@ -57,11 +60,28 @@ final class StreamingHandoff: Sendable {
 
     /// Takes the queued next URI back before a seek, so about-to-finish cannot hand it over
     /// meanwhile, and tells whether one was already handed over (its STREAM_START not yet seen).
-    func withholdNext() -> (queued: String?, handedOver: String?) {
+    func beginSeek() -> (queued: String?, handedOver: String?) {
         state.withLock { state in
-            defer { state.next = nil }
+            defer {
+                state.next = nil
+                state.drainsWithoutNext = 0
+            }
             return (state.next, state.handedOver.first)
         }
+    }
+
+    /// Queues `next` again after a seek. Returns true when the track drained during the seek
+    /// with nothing queued: playbin will not ask again unless it is flushed once more.
+    func endSeek(restoring next: String?) -> Bool {
+        state.withLock { state in
+            state.next = next
+            return next != nil && state.drainsWithoutNext > 0
+        }
+    }
+
+    /// Whether `uri` was handed to playbin and has not started yet.
+    func isHandedOver(_ uri: String) -> Bool {
+        state.withLock { $0.handedOver.contains(uri) }
     }
 
     /// Called at a gapless STREAM_START: the oldest URI handed over is the one now audible.
