@@ -26,11 +26,12 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     private static let audioOnlyFlags: UInt32 = 0x02 | 0x10
 
     /// Creates an engine playing to `output`, introducing itself as `application` to the sound
-    /// server and writing embedded cover art to `artCache`. Problems with the output are not
-    /// fatal: the engine falls back and reports a ``PlaybackEvent/warning(uri:message:)`` first.
+    /// server, levelling loudness per `replayGain`, and writing embedded cover art to
+    /// `artCache`. Problems with the output are not fatal: the engine falls back and reports a
+    /// ``PlaybackEvent/warning(uri:message:)`` first.
     public init(
         output: AudioOutput = .system, application: ApplicationIdentity = .linnet,
-        artCache: ArtCache = .standard()
+        replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard()
     ) {
         GStreamerRuntime.ensureInitialized()
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -41,7 +42,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         playbin = UnsafeMutableRawPointer(gst_object_ref_sink(made)!)
             .assumingMemoryBound(to: GstElement.self)
         session.reportedState = .stopped
-        configure(output: output, application: application)
+        configure(output: output, application: application, replayGain: replayGain)
     }
 
     deinit {
@@ -55,12 +56,11 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         gst_object_unref(playbin.pointer)
     }
 
-    private func configure(output: AudioOutput, application: ApplicationIdentity) {
+    private func configure(output: AudioOutput, application: ApplicationIdentity, replayGain: ReplayGainMode) {
         playbin.set("flags", Self.audioOnlyFlags)
-        // scaletempo keeps the pitch when the rate changes; without it the rate still applies.
-        if let tempo = gst_element_factory_make("scaletempo", "linnet-tempo") {
-            playbin.set("audio-filter", element: tempo)
-        }
+        let filter = AudioFilterFactory.make(replayGain: replayGain)
+        if let element = filter.element { playbin.set("audio-filter", element: element) }
+        for warning in filter.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
         signalHandlers.append(StreamProperties.install(on: playbin, application: application))
         let built = AudioSinkFactory.make(for: output)
         playbin.set("audio-sink", element: built.sink)
