@@ -60,5 +60,6 @@ struct EngineSession {
         metadata = [:]
         publishedMetadata = [:]
         reportedDuration = [:]
+        folderArt = [:]
     }
 }

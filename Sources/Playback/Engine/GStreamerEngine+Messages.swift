@@ -117,7 +117,7 @@ extension GStreamerEngine {
             session.reloadedURI = nil
             return
         }
-        session.publishedMetadata[uri] = nil
+        forgetTracks(except: uri)
         emit(.trackStarted(uri: uri))
         if isSwitch {
             // GStreamer resets the rate to 1.0 at a gapless switch.
@@ -129,6 +129,17 @@ extension GStreamerEngine {
         }
         publishMetadata()
         reportDuration()
+    }
+
+    /// Gapless playback can run for hours in one generation: keep per-track state only for
+    /// the track that just started and those handed over after it.
+    private func forgetTracks(except current: String) {
+        let keep = { (uri: String) in uri == current || self.handoff.isHandedOver(uri) }
+        session.metadata = session.metadata.filter { keep($0.key) }
+        session.reportedDuration = session.reportedDuration.filter { keep($0.key) }
+        session.folderArt = session.folderArt.filter { keep($0.key) }
+        // A track played again reports its metadata again.
+        session.publishedMetadata = [:]
     }
 
     private func handleTags(_ message: BusMessage) {

@@ -10,6 +10,7 @@ import Foundation
 /// work on GStreamer's streaming threads is handing the queued next URI to playbin in
 /// about-to-finish.
 public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
+    /// Everything the engine reports, in order; see ``PlaybackEvent``.
     public let events: AsyncStream<PlaybackEvent>
     let continuation: AsyncStream<PlaybackEvent>.Continuation
     let loop = EventLoop.shared
@@ -80,6 +81,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     // MARK: Commands
 
+    /// Replaces the current URI; see ``PlaybackEngine/load(_:)``.
     public func load(_ uri: String) {
         loop.perform { [self] in
             guard !session.isShutDown else { return }
@@ -87,6 +89,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Queues the gapless follower; see ``PlaybackEngine/setNext(_:)``.
     public func setNext(_ uri: String?) {
         // Through the loop, so it lands after a load() issued just before it (load clears it).
         loop.perform { [self] in
@@ -95,6 +98,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Plays the loaded URI; after end-of-stream, from its start again.
     public func play() {
         loop.perform { [self] in
             guard !session.isShutDown else { return }
@@ -108,6 +112,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Pauses (prerolls, when stopped).
     public func pause() {
         loop.perform { [self] in
             guard !session.isShutDown else { return }
@@ -116,6 +121,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Stops and resets to the start of the current track, forgetting the queued next URI.
     public func stop() {
         loop.perform { [self] in
             guard !session.isShutDown else { return }
@@ -124,6 +130,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Seeks accurately; reported by ``PlaybackEvent/seekCompleted(microseconds:)``.
     public func seek(toMicroseconds microseconds: Int64) {
         loop.perform { [self] in
             guard !session.isShutDown, session.loadedURI != nil else { return }
@@ -131,6 +138,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Sets the rate (0.25…4), kept across gapless switches.
     public func setRate(_ rate: Double) {
         let clamped = min(max(rate, 0.25), 4.0)
         loop.perform { [self] in
@@ -140,16 +148,19 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
+    /// Sets the linear software volume (0…10).
     public func setVolume(_ volume: Double) {
         // playbin's volume property tops out at 10 (+20 dB).
         let clamped = min(max(volume, 0), 10)
         loop.perform { [self] in playbin.set("volume", clamped) }
     }
 
+    /// Mutes or unmutes.
     public func setMuted(_ muted: Bool) {
         loop.perform { [self] in playbin.set("mute", muted) }
     }
 
+    /// Queries the position in microseconds; callable from any thread.
     public func position() -> Int64? {
         // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
         var nanoseconds: gint64 = 0
@@ -158,6 +169,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         return ClockTime.microseconds(fromNanoseconds: nanoseconds)
     }
 
+    /// Queries the duration in microseconds; callable from any thread.
     public func duration() -> Int64? {
         var nanoseconds: gint64 = 0
         guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
@@ -165,6 +177,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         return ClockTime.microseconds(fromNanoseconds: nanoseconds)
     }
 
+    /// Tears the pipeline down and finishes ``events``; waits for the loop thread.
     public func shutdown() {
         Self.onLoop(loop) { [self] in
             guard !session.isShutDown else { return }
