@@ -11,11 +11,13 @@ import TestSupport
     static var isProbe: Bool { ProcessInfo.processInfo.environment[probeVariable] != nil }
 
     @Test(.enabled(if: !isProbe))
-    func pausedEngineMakesNoWakeUps() throws {
+    func pausedEngineMakesNoWakeUps() async throws {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let result = try ExternalTool.run(
-            binary, ["--testing-library", "swift-testing", "--filter", "IdleTests.idleProbe"],
-            environment: [Self.probeVariable: "1"], timeout: .seconds(60))
+        let result = try await offPool {
+            try ExternalTool.run(
+                binary, ["--testing-library", "swift-testing", "--filter", "IdleTests.idleProbe"],
+                environment: [Self.probeVariable: "1"], timeout: .seconds(60))
+        }
         let report = result.stdout.split(separator: "\n").first { $0.hasPrefix("IDLE ") }
         let line = try #require(report, "probe printed nothing: \(result.stdout) \(result.stderr)")
         print(result.stdout.split(separator: "\n").filter { $0.hasPrefix("thread") }.joined(separator: "\n"))

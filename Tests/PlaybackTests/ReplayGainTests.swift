@@ -7,7 +7,7 @@ import Testing
     @Test func trackGainHalvesTheLevelOnlyWhenEnabled() async throws {
         let media = try MediaFactory()
         // -6.0206 dB is a factor of 0.5 in amplitude.
-        let uri = try media.ogg("rg.ogg", buffers: 20, tags: #"title="Loud",replaygain-track-gain=-6.0206,replaygain-track-peak=0.5"#)
+        let uri = try await media.ogg("rg.ogg", buffers: 20, tags: #"title="Loud",replaygain-track-gain=-6.0206,replaygain-track-peak=0.5"#)
         var levels: [ReplayGainMode: Double] = [:]
         for mode in [ReplayGainMode.off, .track] {
             let name = "\(mode).wav"

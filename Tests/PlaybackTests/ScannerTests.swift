@@ -9,7 +9,7 @@ import Testing
         var uris: [String] = []
         for index in 0..<4 {
             // 1024-frame buffers at 44.1 kHz.
-            uris.append(try media.ogg("t\(index).ogg", buffers: 10 + 10 * index, tags: #"title="Track\ \#(index)""#))
+            uris.append(try await media.ogg("t\(index).ogg", buffers: 10 + 10 * index, tags: #"title="Track\ \#(index)""#))
         }
         uris.append(try media.indexedWAV("plain.wav", frames: 22_050))
         let missing = media.uri("missing.ogg")

@@ -9,13 +9,14 @@ import TestSupport
     @Test(.enabled(if: SoundServer.isInstalled))
     func callCorksMusicAndAsksToPauseThenResume() async throws {
         let media = try MediaFactory()
-        let server = try SoundServer(in: media.directory.path)
+        let directory = media.directory.path
+        let server = try await offPool { try SoundServer(in: directory) }
         defer { server.stop() }
-        let music = try media.wav("music.wav", frames: 44_100 * 4) { frame in
+        let music = try media.wav("music.wav", frames: 44_100 * 6) { frame in
             let value = Int16(4_000 * sin(Double(frame) * 2 * .pi * 440 / 44_100))
             return (value, value)
         }
-        try media.wav("call.wav", frames: 44_100) { _ in (0, 0) }
+        try media.wav("call.wav", frames: 44_100 * 2) { _ in (0, 0) }
         let application = ApplicationIdentity(name: "Linnet Test", id: "org.example.LinnetTest", iconName: "linnet-test")
         let engine = GStreamerEngine(output: .description("pulsesink server=\(server.address)"), application: application)
         defer { engine.shutdown() }
@@ -24,16 +25,19 @@ import TestSupport
         engine.play()
         let playing = try await log.wait(for: "playing") { $0.isState(.playing) }
 
-        let inputs = try ExternalTool.run("pactl", ["-s", server.address, "list", "sink-inputs"])
+        let address = server.address
+        let inputs = try await offPool { try ExternalTool.run("pactl", ["-s", address, "list", "sink-inputs"]) }
         #expect(inputs.stdout.contains("media.role = \"music\""))
         #expect(inputs.stdout.contains("application.name = \"Linnet Test\""))
         #expect(inputs.stdout.contains("application.id = \"org.example.LinnetTest\""))
         #expect(inputs.stdout.contains("application.icon_name = \"linnet-test\""))
 
         // The call runs beside the test, the way a phone app would.
-        let address = server.address, callPath = media.path("call.wav")
-        let call = Task.detached {
-            try ExternalTool.run("paplay", ["--server=\(address)", "--property=media.role=phone", callPath])
+        let callPath = media.path("call.wav")
+        let call = Task {
+            try await offPool {
+                try ExternalTool.run("paplay", ["--server=\(address)", "--property=media.role=phone", callPath])
+            }
         }
         let paused = try await log.wait(for: "pause request", after: playing.index) {
             $0 == .soundServerRequest(.pause)

@@ -9,7 +9,7 @@ import Testing
 
     @Test func tagsArriveTypedAndDeduplicated() async throws {
         let media = try MediaFactory()
-        let uri = try media.ogg("tagged.ogg", tags: Self.fullTags)
+        let uri = try await media.ogg("tagged.ogg", tags: Self.fullTags)
         let engine = GStreamerEngine(output: .description("fakesink"), artCache: ArtCache(directory: media.path("art")))
         defer { engine.shutdown() }
         let log = EventLog(engine.events)
@@ -42,8 +42,8 @@ import Testing
 
     @Test func tagsOfAQueuedTrackWaitForItsBoundary() async throws {
         let media = try MediaFactory()
-        let first = try media.ogg("first.ogg", buffers: 30, tags: #"title="First""#)
-        let second = try media.ogg("second.ogg", buffers: 20, tags: #"title="Second""#)
+        let first = try await media.ogg("first.ogg", buffers: 30, tags: #"title="First""#)
+        let second = try await media.ogg("second.ogg", buffers: 20, tags: #"title="Second""#)
         let engine = GStreamerEngine(output: .description("fakesink sync=true"), artCache: ArtCache(directory: media.path("art")))
         defer { engine.shutdown() }
         let log = EventLog(engine.events)
@@ -64,9 +64,9 @@ import Testing
 
     @Test func embeddedArtIsWrittenOnceToTheCache() async throws {
         let media = try MediaFactory()
-        let png = try media.png("cover-source.png")
+        let png = try await media.png("cover-source.png")
         let block = MediaFactory.pictureBlock(png: png)
-        let uri = try media.ogg("art.ogg", tags: #"title="Art",extended-comment="METADATA_BLOCK_PICTURE="# + block + #"""#)
+        let uri = try await media.ogg("art.ogg", tags: #"title="Art",extended-comment="METADATA_BLOCK_PICTURE="# + block + #"""#)
         let cache = ArtCache(directory: media.path("cache/linnet/art"))
 
         let engine = GStreamerEngine(output: .description("fakesink"), artCache: cache)

@@ -42,12 +42,13 @@ final class MediaFactory: @unchecked Sendable {
     /// An Ogg/Vorbis file with `tags` in taginject syntax (spaces backslash-escaped inside
     /// escaped quotes, see PLATFORM-NOTES), `buffers` × 1024 frames of a sine.
     @discardableResult
-    func ogg(_ name: String, buffers: Int = 20, tags: String) throws -> String {
-        let result = try ExternalTool.run("gst-launch-1.0", [
+    func ogg(_ name: String, buffers: Int = 20, tags: String) async throws -> String {
+        let location = path(name)
+        let result = try await offPool { try ExternalTool.run("gst-launch-1.0", [
             "-q", "audiotestsrc", "num-buffers=\(buffers)", "!", "audioconvert", "!",
             "taginject", "tags=\(tags)", "!", "vorbisenc", "!", "oggmux", "!",
-            "filesink", "location=\(path(name))",
-        ])
+            "filesink", "location=\(location)",
+        ]) }
         guard result.status == 0 else { throw MediaError("gst-launch failed: \(result.stderr)") }
         return uri(name)
     }
@@ -62,11 +63,12 @@ final class MediaFactory: @unchecked Sendable {
     }
 
     /// A tiny PNG made by GStreamer's own encoder.
-    func png(_ name: String) throws -> [UInt8] {
-        let result = try ExternalTool.run("gst-launch-1.0", [
+    func png(_ name: String) async throws -> [UInt8] {
+        let location = path(name)
+        let result = try await offPool { try ExternalTool.run("gst-launch-1.0", [
             "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=4,height=4", "!",
-            "pngenc", "!", "filesink", "location=\(path(name))",
-        ])
+            "pngenc", "!", "filesink", "location=\(location)",
+        ]) }
         guard result.status == 0 else { throw MediaError("gst-launch failed: \(result.stderr)") }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
     }
