@@ -68,14 +68,15 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         gst_object_unref(built.sink)
         for warning in built.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
 
-        signalHandlers.append(GaplessFeeder.install(on: playbin, handoff: handoff) {
-            [weak self] generation, finishing, next in
-            self?.loop.execute { [weak self] in
-                self?.aboutToFinish(generation: generation, finishing: finishing, next: next)
-            }
+        // Streaming threads never hold the engine, even briefly: if they did and the last other
+        // reference went away, deinit would run there and wait for that very thread to stop.
+        // The weak reference is only read on the loop thread.
+        let (loop, engine) = (loop, WeakEngine(self))
+        signalHandlers.append(GaplessFeeder.install(on: playbin, handoff: handoff) { generation, finishing, next in
+            loop.execute { engine.value?.aboutToFinish(generation: generation, finishing: finishing, next: next) }
         })
-        BusBridge.install(on: playbin, handoff: handoff) { [weak self] message in
-            self?.loop.execute { [weak self] in self?.handle(message) }
+        BusBridge.install(on: playbin, handoff: handoff) { message in
+            loop.execute { engine.value?.handle(message) }
         }
     }
 
@@ -251,4 +252,11 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     func emit(_ event: PlaybackEvent) {
         continuation.yield(event)
     }
+}
+
+/// A weak reference to the engine that closures on streaming threads can carry without
+/// touching the engine's reference count there.
+private final class WeakEngine: Sendable {
+    weak let value: GStreamerEngine?
+    init(_ value: GStreamerEngine) { self.value = value }
 }
