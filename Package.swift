@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "EventLoop", targets: ["EventLoop"]),
         .library(name: "MPRIS", targets: ["MPRIS"]),
+        .library(name: "Playback", targets: ["Playback"]),
     ],
     targets: [
         // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
@@ -35,6 +36,8 @@ let package = Package(
         // A reusable MPRIS 2.2 server: value types, the four interfaces, a "now playing" facade.
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
+        .target(
+            name: "Playback", dependencies: ["CGStreamer", "EventLoop"], swiftSettings: strictSettings),
 
         .target(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
@@ -46,6 +49,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,218 @@
+internal import CGStreamer
+
+/// Turning bus messages into ``PlaybackEvent``s, on the loop thread.
+extension GStreamerEngine {
+    func handle(_ message: BusMessage) {
+        // Messages from a pipeline generation already abandoned (an error storm, a file
+        // replaced by load) describe nothing current.
+        guard !session.isShutDown, message.generation == session.generation else { return }
+        switch message.type {
+        case GST_MESSAGE_ERROR: handleError(message)
+        case GST_MESSAGE_WARNING: handleWarning(message)
+        case GST_MESSAGE_EOS:
+            session.ended = true
+            emit(.endOfStream)
+        case GST_MESSAGE_TAG: handleTags(message)
+        case GST_MESSAGE_STATE_CHANGED: handleStateChange(message)
+        case GST_MESSAGE_ASYNC_DONE: handleAsyncDone()
+        case GST_MESSAGE_DURATION_CHANGED: reportDuration()
+        case GST_MESSAGE_STREAM_START: handleStreamStart(message)
+        case GST_MESSAGE_BUFFERING: handleBuffering(message)
+        case GST_MESSAGE_REQUEST_STATE: handleRequestState(message)
+        case GST_MESSAGE_CLOCK_LOST:
+            // The documented recovery: pausing and resuming makes the pipeline pick a new clock.
+            guard session.target == .playing else { return }
+            gst_element_set_state(playbin, GST_STATE_PAUSED)
+            gst_element_set_state(playbin, GST_STATE_PLAYING)
+        default: break
+        }
+    }
+
+    /// Only the first error of a generation counts: it is reported with its URI, and the
+    /// pipeline is reset so the rest of the storm is ignored and the next load starts clean.
+    /// The engine stops, unless the failed URI was the queued next one (see below).
+    private func handleError(_ message: BusMessage) {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message.pointer, &error, &debug)
+        let text = error.map { String(cString: $0.pointee.message) } ?? "Unknown playback error"
+        if let error { g_error_free(error) }
+        let failure = PlaybackFailure(
+            uri: message.originURI ?? session.currentURI, message: text, debug: takeString(debug))
+        if let origin = message.originURI, origin != session.currentURI, handoff.isHandedOver(origin) {
+            // The queued next track failed while the current one still plays. playbin cannot go
+            // on from there (measured: it stalls, no EOS), so the current track resumes where it
+            // was on a fresh pipeline, and the app may queue another next track.
+            emit(.error(failure))
+            reload(seekingTo: position() ?? 0, reported: false, next: nil)
+            return
+        }
+        emit(.error(failure))
+        session.target = .stopped
+        restart(with: nil)
+    }
+
+    private func handleWarning(_ message: BusMessage) {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_warning(message.pointer, &error, &debug)
+        g_free(debug)
+        guard let error else { return }
+        let text = String(cString: error.pointee.message)
+        g_error_free(error)
+        emit(.warning(uri: message.originURI ?? session.currentURI, message: text))
+    }
+
+    private func handleStateChange(_ message: BusMessage) {
+        var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        gst_message_parse_state_changed(message.pointer, &old, &new, &pending)
+        // Steps on the way to a target (NULL→READY→PAUSED→PLAYING, or a seek's lost state) are
+        // not states the user should see.
+        guard pending == GST_STATE_VOID_PENDING, old != new else { return }
+        switch new {
+        case GST_STATE_PLAYING: report(.playing)
+        case GST_STATE_PAUSED:
+            report(session.bufferingPercent != nil && session.target == .playing ? .buffering : .paused)
+        default: report(.stopped)
+        }
+    }
+
+    private func handleAsyncDone() {
+        session.prerolled = true
+        if let pending = session.pendingSeek {
+            session.pendingSeek = nil
+            seek(toMicroseconds: pending.microseconds, reported: pending.reported)
+        } else if let target = session.userSeekTarget {
+            // The target, not a position query: a paused sink answers with the end of its
+            // preroll buffer, tens of milliseconds past where the accurate seek landed.
+            session.userSeekTarget = nil
+            emit(.seekCompleted(microseconds: target))
+        } else if session.appliedRate != session.rate {
+            seek(toMicroseconds: position() ?? 0, reported: false)
+        }
+        if let next = session.deferredNext {
+            // Held for a seek that turned out not to be needed.
+            session.deferredNext = nil
+            handoff.setNext(next)
+        }
+        reportDuration()
+    }
+
+    /// A new stream reached the sink: the audible track changed. The first stream of a
+    /// generation is the loaded URI; later ones are the URIs handed over in about-to-finish, in
+    /// order.
+    private func handleStreamStart(_ message: BusMessage) {
+        var groupID: guint = 0
+        if gst_message_parse_group_id(message.pointer, &groupID) != 0 {
+            guard groupID != session.lastGroupID else { return }
+            session.lastGroupID = groupID
+        }
+        let isSwitch = session.streamsStarted > 0
+        session.streamsStarted += 1
+        let uri = isSwitch ? (handoff.popHandedOver() ?? session.currentURI) : session.loadedURI
+        session.currentURI = uri
+        guard let uri else { return }
+        // A track reloaded only to seek in it goes on rather than starting again.
+        if !isSwitch, session.reloadedURI == uri {
+            session.reloadedURI = nil
+            return
+        }
+        forgetTracks(except: uri)
+        emit(.trackStarted(uri: uri))
+        if isSwitch {
+            // GStreamer resets the rate to 1.0 at a gapless switch.
+            session.appliedRate = 1.0
+            // From 0, not a position query: right at STREAM_START the sink may still answer
+            // with the previous track's segment (measured: 910 ms into a new track). The cost
+            // is replaying the few milliseconds the loop took to get here.
+            if session.rate != 1.0 { seek(toMicroseconds: 0, reported: false) }
+        }
+        publishMetadata()
+        reportDuration()
+    }
+
+    /// Gapless playback can run for hours in one generation: keep per-track state only for
+    /// the track that just started and those handed over after it.
+    private func forgetTracks(except current: String) {
+        let keep = { (uri: String) in uri == current || self.handoff.isHandedOver(uri) }
+        session.metadata = session.metadata.filter { keep($0.key) }
+        session.reportedDuration = session.reportedDuration.filter { keep($0.key) }
+        session.folderArt = session.folderArt.filter { keep($0.key) }
+        // A track played again reports its metadata again.
+        session.publishedMetadata = [:]
+    }
+
+    private func handleTags(_ message: BusMessage) {
+        var list: UnsafeMutablePointer<GstTagList>?
+        gst_message_parse_tag(message.pointer, &list)
+        guard let list else { return }
+        let parsed = tagReader.metadata(from: list)
+        gst_tag_list_unref(list)
+        guard let uri = message.originURI ?? session.currentURI else { return }
+        session.metadata[uri] = (session.metadata[uri] ?? TrackMetadata()).merging(parsed)
+        // Tags of a queued track that is not audible yet wait for its STREAM_START.
+        if uri == session.currentURI { publishMetadata() }
+    }
+
+    /// Reports the current track's metadata if it differs from what was last reported: GStreamer
+    /// repeats TAG messages, and most repeats change nothing typed.
+    func publishMetadata() {
+        guard let uri = session.currentURI else { return }
+        var metadata = session.metadata[uri] ?? TrackMetadata()
+        if metadata.artURI == nil { metadata.artURI = folderArt(for: uri) }
+        guard !metadata.isEmpty, session.publishedMetadata[uri] != metadata else { return }
+        session.publishedMetadata[uri] = metadata
+        emit(.metadataChanged(uri: uri, metadata))
+    }
+
+    private func folderArt(for uri: String) -> String? {
+        if let known = session.folderArt[uri] { return known }
+        let found = ArtCache.folderArt(nextTo: uri)
+        session.folderArt[uri] = found
+        return found
+    }
+
+    func reportDuration() {
+        guard let uri = session.currentURI, let duration = duration(),
+              session.reportedDuration[uri] != duration else { return }
+        session.reportedDuration[uri] = duration
+        emit(.durationChanged(uri: uri, microseconds: duration))
+    }
+
+    private func handleBuffering(_ message: BusMessage) {
+        var percent: gint = 0
+        gst_message_parse_buffering(message.pointer, &percent)
+        let value = Int(percent)
+        if value != session.reportedBufferingPercent {
+            session.reportedBufferingPercent = value
+            emit(.buffering(percent: value))
+        }
+        let wasBuffering = session.bufferingPercent != nil
+        if value < 100 {
+            session.bufferingPercent = value
+            if !wasBuffering, session.target == .playing {
+                gst_element_set_state(playbin, GST_STATE_PAUSED)
+                report(.buffering)
+            }
+        } else if wasBuffering {
+            session.bufferingPercent = nil
+            applyTarget()
+        }
+    }
+
+    private func handleRequestState(_ message: BusMessage) {
+        var state = GST_STATE_VOID_PENDING
+        gst_message_parse_request_state(message.pointer, &state)
+        switch state {
+        case GST_STATE_PLAYING: emit(.soundServerRequest(.resume))
+        case GST_STATE_PAUSED: emit(.soundServerRequest(.pause))
+        default: emit(.soundServerRequest(.stop))
+        }
+    }
+
+    /// Forwarded from the streaming thread's about-to-finish.
+    func aboutToFinish(generation: UInt64, finishing: String?, next: String?) {
+        guard !session.isShutDown, generation == session.generation, let finishing else { return }
+        emit(.aboutToFinish(uri: finishing, next: next))
+    }
+}

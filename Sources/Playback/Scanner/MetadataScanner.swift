@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+/// Reads tags and durations of files before they play (GStreamer's discoverer), so a queue can
+/// show titles and lengths at once.
+///
+/// Scans run on the scanner's own threads, at most `maxConcurrentScans` at a time, never on the
+/// loop thread or Swift's cooperative pool (a discoverer blocks while it prerolls a file).
+/// Threads exist only while there is work.
+public final class MetadataScanner: Sendable {
+    private struct Job: Sendable {
+        let uri: String
+        let continuation: CheckedContinuation<ScannedTrack, any Error>
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var workers = 0
+    }
+
+    private let queue = Mutex(Queue())
+    private let maxConcurrentScans: Int
+    private let timeoutNanoseconds: UInt64
+    private let tagReader: TagReader
+
+    /// A scanner running up to `maxConcurrentScans` discoveries in parallel, giving up on a URI
+    /// after `timeout`, and storing embedded art in `artCache`.
+    public init(
+        maxConcurrentScans: Int = 2, timeout: Duration = .seconds(10), artCache: ArtCache = .standard()
+    ) {
+        GStreamerRuntime.ensureInitialized()
+        self.maxConcurrentScans = max(1, maxConcurrentScans)
+        let (seconds, attoseconds) = timeout.components
+        timeoutNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        tagReader = TagReader(artCache: artCache)
+    }
+
+    /// Scans one URI. Throws a ``PlaybackFailure`` when it cannot be read (missing, corrupt,
+    /// unsupported, timed out).
+    public func scan(_ uri: String) async throws -> ScannedTrack {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(Job(uri: uri, continuation: continuation))
+        }
+    }
+
+    /// Scans several URIs with bounded parallelism; results come back in the order given.
+    public func scan(_ uris: [String]) async -> [Result<ScannedTrack, PlaybackFailure>] {
+        await withTaskGroup(of: (Int, Result<ScannedTrack, PlaybackFailure>).self) { group in
+            for (index, uri) in uris.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.scan(uri)))
+                    } catch let failure as PlaybackFailure {
+                        return (index, .failure(failure))
+                    } catch {
+                        return (index, .failure(PlaybackFailure(uri: uri, message: "\(error)")))
+                    }
+                }
+            }
+            var results = [Result<ScannedTrack, PlaybackFailure>?](repeating: nil, count: uris.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        let startWorker = queue.withLock { queue in
+            queue.jobs.append(job)
+            guard queue.workers < maxConcurrentScans else { return false }
+            queue.workers += 1
+            return true
+        }
+        guard startWorker else { return }
+        let thread = Thread { [self] in work() }
+        thread.name = "linnet.scanner"
+        thread.start()
+    }
+
+    /// One worker: a discoverer reused for every job it takes, until the queue is empty.
+    private func work() {
+        let discoverer = Discoverer(timeoutNanoseconds: timeoutNanoseconds, tagReader: tagReader)
+        while let job = queue.withLock({ queue -> Job? in
+            if queue.jobs.isEmpty {
+                queue.workers -= 1
+                return nil
+            }
+            return queue.jobs.removeFirst()
+        }) {
+            job.continuation.resume(with: Result { try discoverer.scan(job.uri) })
+        }
+    }
+}

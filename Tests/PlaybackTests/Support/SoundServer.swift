@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+
+/// A private PulseAudio daemon for one test (see PLATFORM-NOTES): a null sink to play into, and
+/// module-role-cork so a `media.role=phone` stream corks `media.role=music` streams.
+final class SoundServer: @unchecked Sendable {
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") }
+
+    /// The server address for pulsesink's `server` property and `pactl -s`.
+    let address: String
+    private let pid: pid_t
+    private var stopped = false
+
+    init(in directory: String) throws {
+        address = "unix:\(directory)/native"
+        let script = """
+            load-module module-null-sink sink_name=linnet_test
+            load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native
+            load-module module-role-cork trigger_roles=phone cork_roles=music
+
+            """
+        try script.write(toFile: "\(directory)/test.pa", atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory
+        environment["HOME"] = directory
+        environment["PULSE_SERVER"] = address
+        // posix_spawn rather than Foundation's Process: while a long-lived Process child ran,
+        // later ExternalTool children exited but were never reaped, and waitUntilExit hung.
+        pid = try Self.spawn("/usr/bin/pulseaudio", [
+            "-n", "-F", "\(directory)/test.pa", "--exit-idle-time=-1", "--daemonize=no",
+            "--use-pid-file=no",
+        ], environment: environment)
+        ChildProcessRegistry.record(pid: pid, description: "pulseaudio")
+        // Ready once its socket exists; test-side waiting only.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: "\(directory)/native") {
+            guard ContinuousClock.now < deadline else {
+                stop()
+                throw MediaError("pulseaudio did not start")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// SIGKILL: Swift Testing children do not receive SIGTERM (PLATFORM-NOTES).
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        ChildProcessRegistry.forget(pid: pid)
+    }
+
+    deinit { stop() }
+
+    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard result == 0 else { throw MediaError("posix_spawn \(path) failed: \(result)") }
+        return pid
+    }
+}
