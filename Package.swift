@@ -16,6 +16,11 @@ let package = Package(
         .library(name: "EventLoop", targets: ["EventLoop"]),
         .library(name: "MPRIS", targets: ["MPRIS"]),
         .library(name: "Playback", targets: ["Playback"]),
+        .executable(name: "linnet", targets: ["linnet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
@@ -38,6 +43,15 @@ let package = Package(
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
             name: "Playback", dependencies: ["CGStreamer", "EventLoop"], swiftSettings: strictSettings),
+        // The player: queue, persistence, media sources, the engine ↔ MPRIS bridge.
+        .target(
+            name: "LinnetCore",
+            dependencies: ["MPRIS", "Playback", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "linnet",
+            dependencies: ["LinnetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings),
 
         .target(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
@@ -50,6 +64,8 @@ let package = Package(
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "LinnetCoreTests", dependencies: ["LinnetCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),

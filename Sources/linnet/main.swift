@@ -1,0 +1,1 @@
+print("linnet: under construction")
