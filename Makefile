@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test clean
+.PHONY: deps build test run install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -12,6 +12,14 @@ build: deps
 
 test: deps
 	scripts/run-tests.sh
+
+# Builds and starts linnet (under dbus-run-session when there is no session bus).
+run:
+	scripts/run.sh $(ARGS)
+
+# PREFIX defaults to ~/.local.
+install:
+	scripts/install.sh
 
 clean:
 	rm -rf .build

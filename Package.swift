@@ -67,6 +67,9 @@ let package = Package(
         .testTarget(
             name: "LinnetCoreTests", dependencies: ["LinnetCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
+            name: "LinnetTests", dependencies: ["DBus", "MPRIS", "EventLoop", "TestSupport", "linnet"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
     ],

@@ -1,0 +1,73 @@
+import Foundation
+public import Playback
+
+/// How the player is set up: its bus name, audio output, where it keeps state, and the
+/// command-line overrides of the saved session.
+public struct PlayerConfiguration: Sendable {
+    /// The bus name suffix: `org.mpris.MediaPlayer2.<busName>`.
+    public var busName = "linnet"
+    /// Where the audio goes.
+    public var audioOutput: AudioOutput = .system
+    /// The session file (queue, position, volume, loop, shuffle).
+    public var sessionFile: URL
+    /// Folders whose playlist files the Playlists interface offers.
+    public var playlistDirectories: [URL]
+    /// A repeat mode given on the command line, overriding the saved one.
+    public var repeatMode: RepeatMode?
+    /// A shuffle setting given on the command line, overriding the saved one.
+    public var shuffle: Bool?
+    /// A volume given on the command line, overriding the saved one.
+    public var volume: Double?
+
+    /// A configuration keeping state in `sessionFile` and offering the playlists in `playlistDirectories`.
+    public init(sessionFile: URL, playlistDirectories: [URL]) {
+        self.sessionFile = sessionFile
+        self.playlistDirectories = playlistDirectories
+    }
+}
+
+/// Something to put in the queue: a URI, with what a playlist said about it.
+public struct PlayableItem: Sendable, Hashable {
+    /// `file://…` or `http(s)://…`.
+    public var uri: String
+    /// A title from the playlist, shown until tags are read.
+    public var title: String?
+    /// An artist from the playlist, shown until tags are read.
+    public var artist: String?
+
+    /// Creates an item.
+    public init(uri: String, title: String? = nil, artist: String? = nil) {
+        self.uri = uri
+        self.title = title
+        self.artist = artist
+    }
+}
+
+/// What survives a restart: the queue (with its repeat mode, shuffle order and current entry),
+/// the position in the current entry, volume and rate.
+public struct SavedSession: Codable, Sendable, Equatable {
+    /// Bumped when the format changes incompatibly.
+    public var version = 1
+    /// The queue.
+    public var queue: PlayQueue
+    /// Where in the current entry playback was.
+    public var positionMicroseconds: Int64
+    /// The volume.
+    public var volume: Double
+    /// The playback rate.
+    public var rate: Double
+
+    /// Creates a session snapshot.
+    public init(queue: PlayQueue, positionMicroseconds: Int64, volume: Double, rate: Double) {
+        self.queue = queue
+        self.positionMicroseconds = positionMicroseconds
+        self.volume = volume
+        self.rate = rate
+    }
+}
+
+/// The schemes and types GStreamer can play on this machine, computed once.
+enum SupportedMedia {
+    static let uriSchemes: [String] = MediaSupport.supportedURISchemes()
+    static let mimeTypes: [String] = MediaSupport.supportedMIMETypes()
+}

@@ -1,0 +1,89 @@
+import DBus
+import Foundation
+import MPRIS
+import Playback
+
+extension PlayerController {
+    /// Reads tags and durations of every local queue entry not scanned yet, a batch at a time
+    /// (the scanner bounds its own parallelism), and publishes what it learns. Files that cannot
+    /// be read are marked broken now, so playback skips them with the reason shown.
+    func scanQueue() {
+        Task.detached { [weak self] in
+            while let self {
+                let batch = self.state.withLock { state in
+                    state.queue.entries.filter { entry in
+                        entry.uri.hasPrefix("file:") && state.info[entry.id]?.scanned != true
+                    }.prefix(32).map { $0 }
+                }
+                guard !batch.isEmpty else { return }
+                // Marked first, so a concurrent pass does not pick the same entries.
+                self.state.withLock { state in
+                    for entry in batch { state.info[entry.id, default: TrackInfo()].scanned = true }
+                }
+                let results = await self.scanner.scan(batch.map(\.uri))
+                let lyrics = batch.map { SidecarLyrics.load(nextTo: $0.uri)?.plainText }
+                self.state.withLock { state in
+                    for (index, entry) in batch.enumerated() where state.queue.entry(id: entry.id) != nil {
+                        switch results[index] {
+                        case .success(let track):
+                            self.updateInfo(entry, &state) { info in
+                                info.merge(track.metadata, duration: track.durationMicroseconds)
+                                info.sidecarLyrics = lyrics[index]
+                            }
+                        case .failure(let failure):
+                            self.markFailed(entry.id, reason: failure.message, &state)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Re-reads the playlist folders and publishes how many playlists there are.
+    func refreshPlaylists() {
+        let count = playlistLibrary.scan().count
+        server.update { $0.playlists.playlistCount = UInt32(count) }
+    }
+}
+
+/// `org.mpris.MediaPlayer2.Playlists`: the user's playlist files.
+extension PlayerController: MPRISPlaylistsHandler {
+    public func activatePlaylist(_ id: ObjectPath) throws {
+        guard let item = playlistLibrary.scan().first(where: { $0.playlist.id == id }) else {
+            throw DBusError(.invalidArgs, "no playlist \(id)")
+        }
+        let resolver = MediaResolver()
+        Task.detached { [weak self] in
+            let resolved = await resolver.resolve([item.file.path])
+            guard let self else { return }
+            for rejection in resolved.rejections {
+                self.logger.warning("playlist \(item.file.lastPathComponent): \(rejection.input): \(rejection.reason)")
+            }
+            self.replaceQueue(with: resolved.items.map { PlayableItem(uri: $0.uri, title: $0.title, artist: $0.artist) },
+                              playlist: item.playlist)
+        }
+    }
+
+    public func playlists(index: Int, maxCount: Int, order: PlaylistOrdering, reversed: Bool) -> [Playlist] {
+        let items = playlistLibrary.scan()
+        server.update { $0.playlists.playlistCount = UInt32(items.count) }
+        return PlaylistLibrary.page(items, index: index, maxCount: maxCount, order: order, reversed: reversed)
+    }
+
+    /// Replaces the whole queue with `items` and plays it; `playlist` becomes ActivePlaylist.
+    func replaceQueue(with items: [PlayableItem], playlist: Playlist?) {
+        state.withLock { state in
+            state.queue.replaceAll(with: items.map(\.uri))
+            state.info = [:]
+            for (entry, item) in zip(state.queue.entries, items) {
+                state.info[entry.id] = TrackInfo(hintTitle: item.title, hintArtist: item.artist)
+            }
+            state.activePlaylist = playlist
+            state.pendingSeek = nil
+            let intent: PlaybackStatus = state.queue.current == nil ? .stopped : .playing
+            loadCurrent(&state, intent: intent)
+            publish(state, replacingTrackList: true, position: 0)
+        }
+        scanQueue()
+    }
+}

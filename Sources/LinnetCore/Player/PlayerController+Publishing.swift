@@ -1,0 +1,60 @@
+import MPRIS
+
+extension PlayerController {
+    /// Publishes `state` on MPRIS (the server signals only what changed) and schedules a save.
+    /// `replacingTrackList` announces a wholly new queue with TrackListReplaced.
+    func publish(_ state: State, replacingTrackList: Bool = false, position: Microseconds? = nil) {
+        let tracks = state.queue.entries.map { TrackID.forEntry($0.id) }
+        let apply: (inout MPRISState) -> Void = { mpris in
+            let hasCurrent = state.queue.current != nil
+            mpris.player.playbackStatus = state.intent
+            mpris.player.metadata = self.currentMetadata(state)
+            mpris.player.volume = state.volume
+            mpris.player.rate = state.rate
+            mpris.player.loopStatus = LoopStatus(state.queue.repeatMode)
+            mpris.player.shuffle = state.queue.isShuffled
+            mpris.player.canGoNext = state.queue.canAdvance
+            mpris.player.canGoPrevious = state.queue.canRetreat
+            mpris.player.canPlay = hasCurrent
+            mpris.player.canPause = hasCurrent
+            mpris.player.canSeek = hasCurrent
+            if let position { mpris.player.position = position }
+            mpris.trackList.tracks = tracks
+            mpris.playlists.activePlaylist = state.activePlaylist
+        }
+        if replacingTrackList {
+            let current = state.queue.current.map { TrackID.forEntry($0.id) } ?? .noTrack
+            server.replaceTrackList(tracks, current: current, apply)
+        } else {
+            server.update(apply)
+        }
+        saver.scheduleSave { [weak self] in
+            self?.snapshot() ?? SavedSession(queue: PlayQueue(), positionMicroseconds: 0, volume: 1, rate: 1)
+        }
+        saver.setPlaying(state.intent == .playing) { [weak self] in
+            self?.snapshot() ?? SavedSession(queue: PlayQueue(), positionMicroseconds: 0, volume: 1, rate: 1)
+        }
+    }
+}
+
+extension LoopStatus {
+    /// The MPRIS loop status for a queue repeat mode.
+    init(_ mode: RepeatMode) {
+        switch mode {
+        case .none: self = .none
+        case .track: self = .track
+        case .playlist: self = .playlist
+        }
+    }
+}
+
+extension RepeatMode {
+    /// The queue repeat mode for an MPRIS loop status.
+    init(_ status: LoopStatus) {
+        switch status {
+        case .none: self = .none
+        case .track: self = .track
+        case .playlist: self = .playlist
+        }
+    }
+}

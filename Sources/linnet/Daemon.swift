@@ -1,0 +1,161 @@
+import ArgumentParser
+import DBus
+import EventLoop
+import Foundation
+import LinnetCore
+import Logging
+import Playback
+import Synchronization
+
+/// One run of the service: connect, decide what to play, serve until asked to quit.
+struct Daemon {
+    /// Why the service ends, and the exit status that says so.
+    enum Ending: Sendable {
+        case quitRequested
+        case signal(Int32)
+        case busLost
+
+        var status: Int32 { if case .busLost = self { 70 } else { 0 } }
+    }
+
+    let options: Play
+    let logger: Logger
+    let directories: XDGDirectories
+
+    init(options: Play, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        directories = XDGDirectories()
+    }
+
+    func run() async throws -> Int32 {
+        let connection: DBusConnection
+        do {
+            connection = try DBusConnection(bus: .session)
+        } catch {
+            FileHandle.standardError.write(Data("""
+                linnet: cannot reach the session bus (\(error.message))
+                Run linnet inside a desktop session, or start one with: dbus-run-session -- linnet
+
+                """.utf8))
+            return 69
+        }
+
+        var configuration = PlayerConfiguration(
+            sessionFile: directories.linnetState.appendingPathComponent("session.json"),
+            playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists])
+        configuration.busName = options.name
+        configuration.audioOutput = options.audioSink.map { AudioOutput.description($0) } ?? .system
+        configuration.repeatMode = options.loop?.mode
+        configuration.shuffle = options.shuffle
+        configuration.volume = options.volume
+
+        let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
+        let engine = GStreamerEngine(output: configuration.audioOutput)
+        let controller = PlayerController(connection: connection, engine: engine, configuration: configuration)
+
+        let ending = Ending.Box()
+        controller.onQuit { ending.finish(.quitRequested) }
+        let signals = SignalRelay.install { ending.finish(.signal($0)) }
+        connection.onEvent { event in
+            if event == .disconnected { ending.finish(.busLost) }
+        }
+
+        let busName: BusName
+        do {
+            busName = try controller.start(session: session, items: items, autoplay: autoplay)
+        } catch {
+            FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+            engine.shutdown()
+            return 69
+        }
+        logger.notice("playing as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+
+        let reason = await ending.wait()
+        signals?.cancel()
+        switch reason {
+        case .busLost:
+            logger.error("the session bus went away; saving the session and exiting")
+        case .signal(let number):
+            logger.notice("received signal \(number); saving the session and exiting")
+        case .quitRequested:
+            logger.notice("asked to quit; saving the session and exiting")
+        }
+        controller.shutdown()
+        connection.flush()
+        return reason.status
+    }
+
+    /// The saved session, or fresh items from the command line, the music folder or the demo.
+    private func chooseWhatToPlay(_ configuration: PlayerConfiguration) async throws
+        -> (SavedSession?, [PlayableItem], Bool)
+    {
+        let autoplay = !options.paused
+        if !options.inputs.isEmpty {
+            let resolved = await MediaResolver().resolve(options.inputs)
+            report(resolved.rejections)
+            guard !resolved.items.isEmpty else {
+                FileHandle.standardError.write(Data("linnet: nothing playable in what was given\n".utf8))
+                throw ExitCode(66)
+            }
+            return (nil, resolved.items.map(Self.playable), autoplay)
+        }
+        if !options.noResume {
+            switch StateStore<SavedSession>(fileURL: configuration.sessionFile).load() {
+            case .loaded(let session) where !session.queue.entries.isEmpty:
+                logger.info("resuming the saved session")
+                return (session, [], false)
+            case .corrupt(let reason):
+                logger.warning("the saved session was unreadable and was set aside: \(reason)")
+            default:
+                break
+            }
+        }
+        let music = await MediaResolver().resolve([directories.musicDirectory.path])
+        if !music.items.isEmpty {
+            logger.info("playing the music folder \(directories.musicDirectory.path)")
+            return (nil, music.items.map(Self.playable), autoplay)
+        }
+        logger.info("no music found in \(directories.musicDirectory.path); playing the demo playlist")
+        let demo = try DemoPlaylist.materialize(in: directories.cacheHome.appendingPathComponent("linnet/demo"))
+        return (nil, demo.map { PlayableItem(uri: $0) }, autoplay)
+    }
+
+    private func report(_ rejections: [MediaResolver.Rejection]) {
+        for rejection in rejections {
+            logger.warning("skipping \(rejection.input): \(rejection.reason)")
+        }
+    }
+
+    private static func playable(_ item: MediaResolver.Item) -> PlayableItem {
+        PlayableItem(uri: item.uri, title: item.title, artist: item.artist)
+    }
+}
+
+extension Daemon.Ending {
+    /// The first reason to end wins; `wait` suspends until there is one.
+    final class Box: Sendable {
+        private let state = Mutex<(reason: Daemon.Ending?, waiter: CheckedContinuation<Daemon.Ending, Never>?)>((nil, nil))
+
+        func finish(_ reason: Daemon.Ending) {
+            let waiter = state.withLock { state -> CheckedContinuation<Daemon.Ending, Never>? in
+                guard state.reason == nil else { return nil }
+                state.reason = reason
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: reason)
+        }
+
+        func wait() async -> Daemon.Ending {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Daemon.Ending? in
+                    if let reason = state.reason { return reason }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}

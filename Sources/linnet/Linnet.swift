@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `linnet`: the music service and its command line.
+@main
+struct Linnet: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "linnet",
+        abstract: "A background music player for Linux, controlled through MPRIS (playerctl, media keys, desktop panels).",
+        discussion: """
+            With no arguments linnet resumes the saved session; with no saved session it plays the \
+            music folder, and with no music a short demo playlist it makes itself.
+
+            Control it with playerctl (`playerctl -p linnet play-pause`), your desktop's media keys \
+            or any MPRIS client. Shell completions: `linnet --generate-completion-script bash|zsh|fish`.
+
+            Exit status: 0 after Quit or SIGTERM/SIGINT, 64 for bad usage, 66 when nothing given \
+            can be played, 69 when there is no session bus, 70 when the session bus goes away.
+            """,
+        version: "0.1.0",
+        subcommands: [Play.self],
+        defaultSubcommand: Play.self)
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import DBus
+import Foundation
+import LinnetCore
+import Logging
+import Playback
+
+/// `linnet [play] [OPTIONS] [PATH|URI ...]`: runs the service in the foreground.
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the player in the foreground and play files, folders, playlists or http(s) URIs.")
+
+    @Option(help: "Bus name suffix: the player appears as org.mpris.MediaPlayer2.<name>.")
+    var name = "linnet"
+
+    @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
+        "A GStreamer sink or bin for the audio, e.g. 'fakesink sync=true' or a WAV capture bin.",
+        valueName: "description"))
+    var audioSink: String?
+
+    @Option(help: "Repeat mode: none, track or playlist.")
+    var loop: RepeatModeOption?
+
+    @Flag(inversion: .prefixedNo, help: "Play in shuffled order (overrides the saved setting).")
+    var shuffle: Bool?
+
+    @Option(help: "Volume, linear: 0 is silent, 1 is full, above 1 amplifies.")
+    var volume: Double?
+
+    @Flag(name: .customLong("no-resume"), help: "Ignore the saved session.")
+    var noResume = false
+
+    @Flag(help: "Load without starting playback.")
+    var paused = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: LogLevelOption = .info
+
+    @Argument(help: ArgumentHelp("Audio files, folders, playlists (M3U, M3U8, PLS, XSPF) or http(s) URIs.",
+                                 valueName: "path-or-uri"))
+    var inputs: [String] = []
+
+    func validate() throws {
+        if let volume, !(volume.isFinite && volume >= 0) {
+            throw ValidationError("--volume must be a number of 0 or more")
+        }
+    }
+
+    func run() async throws {
+        SignalRelay.unblockTerminationSignals()
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "linnet")
+        let daemon = try Daemon(options: self, logger: logger)
+        let status = try await daemon.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// `--loop` values.
+enum RepeatModeOption: String, ExpressibleByArgument, CaseIterable {
+    case none, track, playlist
+
+    var mode: RepeatMode {
+        switch self {
+        case .none: .none
+        case .track: .track
+        case .playlist: .playlist
+        }
+    }
+}
+
+/// `--log-level` values.
+enum LogLevelOption: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+}

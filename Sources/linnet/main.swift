@@ -1,1 +1,0 @@
-print("linnet: under construction")

@@ -1,0 +1,116 @@
+import DBus
+import Foundation
+import MPRIS
+import Testing
+import TestSupport
+
+/// Starting, stopping, restarting and being started: the binary as a service.
+@Suite(.serialized) struct DaemonLifecycleTests {
+    /// Reads the position linnet reports, in microseconds.
+    private func position(_ world: LinnetWorld) async throws -> Int64 {
+        if case .int64(let position) = try await world.player("Position") { return position }
+        return -1
+    }
+
+    @Test func resumesAfterSIGTERMWhereItWas() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("r1.ogg", title: "Resume One", seconds: 30)
+        let b = try await world.makeTrack("r2.ogg", title: "Resume Two", seconds: 30)
+        try await world.start(["--no-resume", a, b])
+        try await world.proxy(MPRISNames.player).call("Next")
+        try await world.proxy(MPRISNames.player).call("Seek", [.int64(7_000_000)])
+        try await world.waitUntil("playing past 7 s") { try await position(world) > 7_000_000 }
+        let before = try await position(world)
+        world.send(SIGTERM)
+        #expect(try await world.waitForExit() == 0)
+        #expect(FileManager.default.fileExists(atPath: world.sessionFile.path))
+
+        try await world.start([])
+        #expect(try await world.title() == "Resume Two")
+        #expect(try await world.player("PlaybackStatus") == .string("Paused"))
+        try await world.waitUntil("the resumed position") { try await position(world) > 0 }
+        let after = try await position(world)
+        #expect(after <= before + 500_000 && after >= before - 5_000_000, "before \(before), after \(after)")
+        world.kill()
+    }
+
+    @Test func resumesAfterKill9LosingAtMostFiveSeconds() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("k1.ogg", title: "Killed", seconds: 30)
+        try await world.start(["--no-resume", a])
+        try await world.waitUntil("playing past 9 s", timeout: .seconds(30)) { try await position(world) > 9_000_000 }
+        let before = try await position(world)
+        world.kill()
+        try await world.start([])
+        #expect(try await world.title() == "Killed")
+        try await world.waitUntil("the resumed position") { try await position(world) > 0 }
+        let after = try await position(world)
+        #expect(after >= before - 5_000_000 && after <= before + 500_000, "before \(before), after \(after)")
+        world.kill()
+    }
+
+    @Test func quitReleasesTheNameAndExitsZero() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("q.ogg", title: "Quit", seconds: 5)
+        try await world.start(["--no-resume", "--paused", a])
+        try await world.proxy(MPRISNames.root).call("Quit")
+        #expect(try await world.waitForExit() == 0)
+        #expect(try await !world.client.nameHasOwner(LinnetWorld.playerName))
+    }
+
+    @Test func withoutASessionBusItSaysSoAndFails() async throws {
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "DISPLAY": ""]
+        let binary = LinnetWorld.binary.path
+        let result = try await offPool { try ExternalTool.run(binary, ["--no-resume"], environment: environment) }
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot reach the session bus"))
+        #expect(result.stderr.contains("dbus-run-session"))
+    }
+
+    @Test func helpListsEveryOption() async throws {
+        let binary = LinnetWorld.binary.path
+        let result = try await offPool { try ExternalTool.run(binary, ["play", "--help"]) }
+        #expect(result.status == 0)
+        for option in ["--name", "--audio-sink", "--loop", "--shuffle", "--volume", "--no-resume", "--paused", "--log-level"] {
+            #expect(result.stdout.contains(option), "\(option) missing from --help")
+        }
+        let bad = try await offPool { try ExternalTool.run(binary, ["--loop", "sometimes"]) }
+        #expect(bad.status == 64)
+    }
+
+    @Test func playsTheDemoWhenThereIsNothingElse() async throws {
+        let world = try LinnetWorld()
+        try await world.start([])
+        try await world.waitUntil("a demo track") { try await world.title() != nil }
+        let tracks = try await world.proxy(MPRISNames.trackList).property("Tracks").decode(as: [ObjectPath].self)
+        #expect(tracks.count >= 3)
+        #expect(try await world.player("PlaybackStatus") == .string("Playing"))
+        world.kill()
+    }
+
+    @Test func activatePlaylistReplacesTheQueue() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("p1.ogg", title: "Queue Song", seconds: 5)
+        let b = try await world.makeTrack("p2.ogg", title: "Listed Song", seconds: 5)
+        let playlists = world.home.appendingPathComponent("data/linnet/playlists")
+        try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
+        try "#EXTM3U\n#EXTINF:5,Someone - Listed Song\n\(b)\n".write(
+            to: playlists.appendingPathComponent("Favourites.m3u"), atomically: true, encoding: .utf8)
+        try await world.start(["--no-resume", "--paused", a])
+        let proxy = world.proxy(MPRISNames.playlists)
+        #expect(try await proxy.property("PlaylistCount") == .uint32(1))
+        let reply = try await proxy.call("GetPlaylists", [.uint32(0), .uint32(10), .string("Alphabetical"), .boolean(false)])
+        guard case .array(_, let items)? = reply.first, case .structure(let fields)? = items.first,
+            case .objectPath(let id) = fields[0]
+        else {
+            Issue.record("no playlist listed: \(reply)")
+            return
+        }
+        #expect(fields[1] == .string("Favourites"))
+        try await proxy.call("ActivatePlaylist", [.objectPath(id)])
+        try await world.waitUntil("the playlist's song") { try await world.title() == "Listed Song" }
+        let active = try await proxy.property("ActivePlaylist")
+        #expect(active == .structure([.boolean(true), .structure([.objectPath(id), .string("Favourites"), .string("")])]))
+        world.kill()
+    }
+}

@@ -1,0 +1,186 @@
+import DBus
+import EventLoop
+import Foundation
+import MPRIS
+import Testing
+import TestSupport
+
+/// The built `linnet` binary, run as a user would on a private bus, with its own home and XDG
+/// folders and a clock-synced null sink, plus a client that watches it.
+final class LinnetWorld: @unchecked Sendable {
+    let bus: PrivateBus
+    let home: URL
+    let media: URL
+    let clientLoop = EventLoop(name: "linnet.test.client")
+    let client: DBusConnection
+    let signals = Recorder<DBusSignal>()
+    private var subscription: DBusSubscription?
+    private(set) var process: Process?
+    private(set) var logFile: URL
+
+    static let playerName: BusName = "org.mpris.MediaPlayer2.linnet"
+
+    /// The `linnet` binary next to the test bundle.
+    static var binary: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("linnet")
+    }
+
+    init() throws {
+        bus = try PrivateBus()
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("linnet-test-\(UUID().uuidString)")
+        media = home.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        logFile = home.appendingPathComponent("linnet.log")
+        client = try DBusConnection(address: bus.address, loop: clientLoop)
+        let signals = self.signals
+        subscription = try client.subscribe(MatchRule(path: MPRISNames.objectPath)) { signals.record($0) }
+    }
+
+    deinit {
+        kill()
+        subscription?.cancel()
+        clientLoop.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The environment linnet runs in: this world's bus, home and XDG folders.
+    var environment: [String: String] {
+        [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address,
+            "HOME": home.path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+        ]
+    }
+
+    /// The saved session file.
+    var sessionFile: URL { home.appendingPathComponent("state/linnet/session.json") }
+
+    /// Starts linnet with `arguments` (a null sink that plays in real time unless given) and
+    /// waits until it owns its bus name.
+    func start(_ arguments: [String], sink: String = "fakesink sync=true", waitForName: Bool = true) async throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["--audio-sink", sink, "--log-level", "debug"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        for (key, value) in self.environment { environment[key] = value }
+        process.environment = environment
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        ChildProcessRegistry.record(pid: process.processIdentifier, description: "linnet")
+        self.process = process
+        if waitForName { try await waitForOwner() }
+    }
+
+    /// Waits until linnet's bus name has an owner.
+    func waitForOwner(timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !client.nameHasOwner(Self.playerName) {
+            guard ContinuousClock.now < deadline, process?.isRunning == true else {
+                throw TestSupportError("linnet did not appear on the bus; log:\n\(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Waits for linnet to exit and returns its status (or nil if it did not exit in time).
+    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32? {
+        guard let process else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        ChildProcessRegistry.forget(pid: process.processIdentifier)
+        return process.terminationStatus
+    }
+
+    /// Sends `signal` to linnet.
+    func send(_ signal: Int32) {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
+    /// Kills linnet with SIGKILL (Swift Testing blocks SIGTERM in children).
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        ChildProcessRegistry.forget(pid: process.processIdentifier)
+    }
+
+    /// What linnet printed so far.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Runs playerctl against linnet off the cooperative pool.
+    @discardableResult
+    func playerctl(_ arguments: String...) async throws -> ToolResult {
+        let environment = self.environment
+        return try await offPool {
+            try ExternalTool.run("playerctl", ["--player=linnet"] + arguments, environment: environment)
+        }
+    }
+
+    /// A proxy for one of linnet's MPRIS interfaces.
+    func proxy(_ interface: InterfaceName) -> DBusProxy {
+        DBusProxy(connection: client, destination: Self.playerName, path: MPRISNames.objectPath, interface: interface)
+    }
+
+    /// A player property.
+    func player(_ name: MemberName) async throws -> DBusValue {
+        try await proxy(MPRISNames.player).property(name)
+    }
+
+    /// The current title.
+    func title() async throws -> String? {
+        if case .string(let title)? = try await player("Metadata")["xesam:title"] { return title }
+        return nil
+    }
+
+    /// Waits until `condition` holds, polling the bus (linnet changes state on its own, e.g. at
+    /// the end of a track), failing after `timeout`.
+    func waitUntil(
+        _ what: String, timeout: Duration = .seconds(20),
+        _ condition: @escaping @Sendable () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("timed out waiting for \(what); log:\n\(log.suffix(3000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Makes an Ogg/Vorbis file titled `title` by `artist`, `seconds` long, and returns its path.
+    @discardableResult
+    func makeTrack(_ name: String, title: String, artist: String = "Tester", seconds: Double = 1,
+                   trackNumber: Int? = nil) async throws -> String {
+        let location = media.appendingPathComponent(name).path
+        func escaped(_ text: String) -> String { text.replacingOccurrences(of: " ", with: "\\ ") }
+        var tags = "title=\"\(escaped(title))\",artist=\"\(escaped(artist))\""
+        if let trackNumber { tags += ",track-number=\(trackNumber)" }
+        let buffers = max(1, Int(seconds * 44_100 / 1024))
+        let arguments = [
+            "-q", "audiotestsrc", "num-buffers=\(buffers)", "!", "audio/x-raw,rate=44100", "!", "audioconvert", "!",
+            "taginject", "tags=\(tags)", "!", "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(location)",
+        ]
+        let result = try await offPool { try ExternalTool.run("gst-launch-1.0", arguments) }
+        guard result.status == 0 else { throw TestSupportError("gst-launch failed: \(result.stderr)") }
+        return location
+    }
+
+    /// Signals recorded so far named `member`.
+    func signals(named member: String) -> [DBusSignal] {
+        signals.values.filter { $0.member.rawValue == member }
+    }
+}
