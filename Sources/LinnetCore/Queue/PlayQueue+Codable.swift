@@ -1,0 +1,50 @@
+extension PlayQueue {
+    private enum CodingKeys: String, CodingKey {
+        case entries, currentIndex, repeatMode, nextID, generator, shuffleOrder
+    }
+
+    /// Restores a saved queue, shuffle plan, history and generator included.
+    ///
+    /// A saved state is repaired rather than rejected where that keeps the user's place: the
+    /// current index is clamped, the id counter is raised above every id, and a shuffle plan that
+    /// does not match the entries is replaced by a fresh round from the current entry.
+    /// - Throws: `DecodingError.dataCorrupted` when two entries share an id, or when the
+    ///   ids or the counter are so close to `UInt64.max` that fresh ids would run out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let savedEntries = try container.decode([QueueEntry].self, forKey: .entries)
+        entries = savedEntries
+        let savedIndex = try container.decodeIfPresent(Int.self, forKey: .currentIndex)
+        currentIndex = savedIndex.flatMap { Self.clamp($0, count: savedEntries.count) }
+        repeatMode = try container.decode(RepeatMode.self, forKey: .repeatMode)
+        generator = try container.decode(SeededGenerator.self, forKey: .generator)
+        let savedNextID = try container.decode(UInt64.self, forKey: .nextID)
+        let largestID = savedEntries.map(\.id).max() ?? 0
+        guard largestID < .max - 1, savedNextID < .max else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .nextID, in: container, debugDescription: "No queue entry id is left to hand out.")
+        }
+        nextID = max(savedNextID, largestID + 1)
+        reindex(from: 0)
+        guard indexByID.count == savedEntries.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .entries, in: container, debugDescription: "Two queue entries share an id.")
+        }
+        shuffleOrder = try container.decodeIfPresent(ShuffleOrder.self, forKey: .shuffleOrder)
+        if let shuffleOrder, !shuffleOrder.isConsistent(withEntries: indexByID, currentID: current?.id) {
+            reshuffleFromCurrent()
+        }
+    }
+
+    /// Saves everything needed to continue identically: entries, current entry, repeat mode,
+    /// shuffle plan and history, id counter and generator state.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encodeIfPresent(currentIndex, forKey: .currentIndex)
+        try container.encode(repeatMode, forKey: .repeatMode)
+        try container.encode(nextID, forKey: .nextID)
+        try container.encode(generator, forKey: .generator)
+        try container.encodeIfPresent(shuffleOrder, forKey: .shuffleOrder)
+    }
+}
