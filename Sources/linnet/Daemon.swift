@@ -42,8 +42,9 @@ struct Daemon {
         }
 
         var configuration = PlayerConfiguration(
-            sessionFile: directories.linnetState.appendingPathComponent("session.json"),
-            playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists])
+            sessionFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("session.json"),
+            playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) })
+        configuration.home = directories.home
         configuration.busName = options.name
         configuration.audioOutput = options.audioSink.map { AudioOutput.description($0) } ?? .system
         configuration.repeatMode = options.loop?.mode
@@ -91,44 +92,44 @@ struct Daemon {
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
+        let resolver = MediaResolver(scanner: MetadataScanner(maxConcurrentScans: 2))
+        let cwd = FileManager.default.currentDirectoryPath
         if !options.inputs.isEmpty {
-            let resolved = await MediaResolver().resolve(options.inputs)
+            let resolved = await resolver.resolve(options.inputs, workingDirectory: cwd, home: directories.home)
             report(resolved.rejections)
             guard !resolved.items.isEmpty else {
                 FileHandle.standardError.write(Data("linnet: nothing playable in what was given\n".utf8))
                 throw ExitCode(66)
             }
-            return (nil, resolved.items.map(Self.playable), autoplay)
+            return (nil, resolved.items, autoplay)
         }
         if !options.noResume {
             switch StateStore<SavedSession>(fileURL: configuration.sessionFile).load() {
             case .loaded(let session) where !session.queue.entries.isEmpty:
                 logger.info("resuming the saved session")
                 return (session, [], false)
-            case .corrupt(let reason):
+            case .corrupt(let reason, _):
                 logger.warning("the saved session was unreadable and was set aside: \(reason)")
             default:
                 break
             }
         }
-        let music = await MediaResolver().resolve([directories.musicDirectory.path])
-        if !music.items.isEmpty {
-            logger.info("playing the music folder \(directories.musicDirectory.path)")
-            return (nil, music.items.map(Self.playable), autoplay)
+        if FileManager.default.fileExists(atPath: directories.musicDirectory) {
+            let music = await resolver.resolve([directories.musicDirectory], workingDirectory: cwd, home: directories.home)
+            if !music.items.isEmpty {
+                logger.info("playing the music folder \(directories.musicDirectory)")
+                return (nil, music.items, autoplay)
+            }
         }
-        logger.info("no music found in \(directories.musicDirectory.path); playing the demo playlist")
-        let demo = try DemoPlaylist.materialize(in: directories.cacheHome.appendingPathComponent("linnet/demo"))
+        logger.info("no music found in \(directories.musicDirectory); playing the demo playlist")
+        let demo = try DemoPlaylist(directory: directories.linnetDemo).prepare()
         return (nil, demo.map { PlayableItem(uri: $0) }, autoplay)
     }
 
-    private func report(_ rejections: [MediaResolver.Rejection]) {
+    private func report(_ rejections: [Rejection]) {
         for rejection in rejections {
-            logger.warning("skipping \(rejection.input): \(rejection.reason)")
+            logger.warning("skipping \(rejection)")
         }
-    }
-
-    private static func playable(_ item: MediaResolver.Item) -> PlayableItem {
-        PlayableItem(uri: item.uri, title: item.title, artist: item.artist)
     }
 }
 

@@ -25,8 +25,10 @@ import TestSupport
         #expect(try await world.waitForExit() == 0)
         #expect(FileManager.default.fileExists(atPath: world.sessionFile.path))
 
+        let saved = (try? String(contentsOf: world.sessionFile, encoding: .utf8)) ?? "none"
         try await world.start([])
-        #expect(try await world.title() == "Resume Two")
+        try await world.waitForScannedQueue()
+        #expect(try await world.title() == "Resume Two", "saved: \(saved)")
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
         try await world.waitUntil("the resumed position") { try await position(world) > 0 }
         let after = try await position(world)
@@ -42,6 +44,7 @@ import TestSupport
         let before = try await position(world)
         world.kill()
         try await world.start([])
+        try await world.waitForScannedQueue()
         #expect(try await world.title() == "Killed")
         try await world.waitUntil("the resumed position") { try await position(world) > 0 }
         let after = try await position(world)
@@ -112,5 +115,54 @@ import TestSupport
         let active = try await proxy.property("ActivePlaylist")
         #expect(active == .structure([.boolean(true), .structure([.objectPath(id), .string("Favourites"), .string("")])]))
         world.kill()
+    }
+
+    /// The activation file from dbus/ makes a private bus start linnet when a client calls it.
+    @Test func dbusActivationStartsLinnet() async throws {
+        let world = try LinnetWorld()
+        let song = try await world.makeTrack("activated.ogg", title: "Activated", seconds: 5)
+        let bin = world.home.appendingPathComponent("bin")
+        let services = world.home.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        // Stands in for the installed binary: the real one, in this test's home and folders.
+        let exports = world.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
+            .map { "export \($0.key)='\($0.value)'" }.sorted().joined(separator: "\n")
+        let wrapper = "#!/bin/sh\n\(exports)\nexec '\(LinnetWorld.binary.path)' --audio-sink 'fakesink sync=true' --no-resume '\(song)' \"$@\"\n"
+        let wrapperURL = bin.appendingPathComponent("linnet")
+        try wrapper.write(to: wrapperURL, atomically: true, encoding: .utf8)
+        chmod(wrapperURL.path, 0o755)
+        let template = try String(contentsOf: repositoryRoot.appendingPathComponent("dbus/org.mpris.MediaPlayer2.linnet.service.in"), encoding: .utf8)
+        try template.replacingOccurrences(of: "@BINDIR@", with: bin.path)
+            .write(to: services.appendingPathComponent("org.mpris.MediaPlayer2.linnet.service"), atomically: true, encoding: .utf8)
+        let config = try String(contentsOfFile: Fixtures.path("session.conf"), encoding: .utf8)
+            .replacingOccurrences(of: "</busconfig>", with: "  <servicedir>\(services.path)</servicedir>\n</busconfig>")
+        let configURL = world.home.appendingPathComponent("activation.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+
+        let bus = try PrivateBus(configuration: configURL.path)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let listed = try await offPool { try ExternalTool.run("dbus-send", [
+            "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.ListActivatableNames"], environment: environment) }
+        #expect(listed.stdout.contains("org.mpris.MediaPlayer2.linnet"))
+        // Calling the name starts linnet; the call is answered by the started process.
+        let identity = try await offPool { try ExternalTool.run("gdbus", [
+            "call", "--session", "--dest", "org.mpris.MediaPlayer2.linnet", "--object-path", "/org/mpris/MediaPlayer2",
+            "--method", "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2", "Identity"],
+            environment: environment, timeout: .seconds(40)) }
+        #expect(identity.output == "(<'Linnet'>,)", "\(identity.stderr)")
+        let title = try await offPool { try ExternalTool.run("playerctl", ["-p", "linnet", "metadata", "title"], environment: environment) }
+        #expect(title.output == "Activated")
+        _ = try await offPool { try ExternalTool.run("playerctl", ["-p", "linnet", "stop"], environment: environment) }
+        let quit = try await offPool { try ExternalTool.run("gdbus", [
+            "call", "--session", "--dest", "org.mpris.MediaPlayer2.linnet", "--object-path", "/org/mpris/MediaPlayer2",
+            "--method", "org.mpris.MediaPlayer2.Quit"], environment: environment) }
+        #expect(quit.status == 0)
+        bus.stop()
+    }
+
+    private var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 }

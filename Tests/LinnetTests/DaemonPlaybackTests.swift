@@ -49,6 +49,7 @@ import TestSupport
             world.makeTrack("x2.ogg", title: "Second", seconds: 5),
         ]
         try await world.start(["--no-resume", "--paused"] + paths)
+        try await world.waitForScannedQueue()
         let player = world.proxy(MPRISNames.player)
         // None: no wrap at either end.
         #expect(try await world.player("CanGoPrevious") == .boolean(false))
@@ -81,6 +82,7 @@ import TestSupport
         var paths: [String] = []
         for index in 1...6 { paths.append(try await world.makeTrack("s\(index).ogg", title: "Song \(index)", seconds: 5)) }
         try await world.start(["--no-resume", "--paused", "--shuffle"] + paths)
+        try await world.waitForScannedQueue()
         #expect(try await world.playerctl("shuffle").output == "On")
         var seen: [String] = [try await world.title() ?? ""]
         for _ in 1..<6 {
@@ -113,6 +115,7 @@ import TestSupport
         let b = try await world.makeTrack("t2.ogg", title: "Tee Two", seconds: 5)
         let c = try await world.makeTrack("t3.ogg", title: "Tee Three", seconds: 5)
         try await world.start(["--no-resume", "--paused", a, b])
+        try await world.waitForScannedQueue()
         let trackList = world.proxy(MPRISNames.trackList)
         let tracks = try await trackList.property("Tracks").decode(as: [ObjectPath].self)
         #expect(tracks.count == 2)
@@ -120,6 +123,7 @@ import TestSupport
         let afterAdd = try await trackList.property("Tracks").decode(as: [ObjectPath].self)
         #expect(afterAdd.count == 3 && afterAdd[0] == tracks[0] && afterAdd[2] == tracks[1])
         try await trackList.call("RemoveTrack", [.objectPath(tracks[1])])
+        try await world.waitForScannedQueue()
         try await trackList.call("GoTo", [.objectPath(afterAdd[1])])
         #expect(try await world.title() == "Tee Three")
         #expect(try await world.player("PlaybackStatus") == .string("Playing"))
@@ -141,7 +145,9 @@ import TestSupport
         let good = try await world.makeTrack("good.ogg", title: "Good One", seconds: 3)
         try await world.start(["--no-resume", broken, good])
         try await world.waitUntil("the good track playing") {
-            try await world.title() == "Good One" && world.player("PlaybackStatus") == .string("Playing")
+            let title = try await world.title()
+            let status = try await world.player("PlaybackStatus")
+            return title == "Good One" && status == .string("Playing")
         }
         let tracks = try await world.proxy(MPRISNames.trackList).property("Tracks").decode(as: [ObjectPath].self)
         #expect(tracks.count == 2)
@@ -161,6 +167,7 @@ import TestSupport
         let b = try await world.makeTrack("o2.ogg", title: "Opened Now", seconds: 5)
         try await world.start(["--no-resume", "--paused", a])
         try await world.playerctl("open", URL(fileURLWithPath: b).absoluteString)
+        try await world.waitForScannedQueue()
         #expect(try await world.title() == "Opened Now")
         #expect(try await world.player("PlaybackStatus") == .string("Playing"))
         world.kill()

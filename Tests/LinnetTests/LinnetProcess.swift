@@ -69,7 +69,7 @@ final class LinnetWorld: @unchecked Sendable {
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in self.environment { environment[key] = value }
         process.environment = environment
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         log.seekToEndOfFile()
         process.standardOutput = log
@@ -177,6 +177,17 @@ final class LinnetWorld: @unchecked Sendable {
         let result = try await offPool { try ExternalTool.run("gst-launch-1.0", arguments) }
         guard result.status == 0 else { throw TestSupportError("gst-launch failed: \(result.stderr)") }
         return location
+    }
+
+    /// Waits until the scanner has read every queued track (each has a length before playing).
+    func waitForScannedQueue() async throws {
+        try await waitUntil("every queued track scanned") {
+            let trackList = self.proxy(MPRISNames.trackList)
+            let tracks = try await trackList.property("Tracks")
+            let reply = try await trackList.call("GetTracksMetadata", [tracks])
+            guard case .array(_, let maps)? = reply.first, case .array(_, let ids) = tracks else { return false }
+            return maps.count == ids.count && maps.allSatisfy { $0["mpris:length"] != nil }
+        }
     }
 
     /// Signals recorded so far named `member`.

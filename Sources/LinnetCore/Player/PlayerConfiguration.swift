@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Playback
 
 /// How the player is set up: its bus name, audio output, where it keeps state, and the
@@ -18,28 +18,13 @@ public struct PlayerConfiguration: Sendable {
     public var shuffle: Bool?
     /// A volume given on the command line, overriding the saved one.
     public var volume: Double?
+    /// The user's home, against which relative playlist entries and `~` resolve.
+    public var home: String = NSHomeDirectory()
 
     /// A configuration keeping state in `sessionFile` and offering the playlists in `playlistDirectories`.
     public init(sessionFile: URL, playlistDirectories: [URL]) {
         self.sessionFile = sessionFile
         self.playlistDirectories = playlistDirectories
-    }
-}
-
-/// Something to put in the queue: a URI, with what a playlist said about it.
-public struct PlayableItem: Sendable, Hashable {
-    /// `file://…` or `http(s)://…`.
-    public var uri: String
-    /// A title from the playlist, shown until tags are read.
-    public var title: String?
-    /// An artist from the playlist, shown until tags are read.
-    public var artist: String?
-
-    /// Creates an item.
-    public init(uri: String, title: String? = nil, artist: String? = nil) {
-        self.uri = uri
-        self.title = title
-        self.artist = artist
     }
 }
 

@@ -1,6 +1,6 @@
 import DBus
 import Foundation
-import MPRIS
+public import MPRIS
 import Playback
 
 /// `org.mpris.MediaPlayer2` and `.Player` commands. The MPRIS server has applied the spec's

@@ -1,6 +1,6 @@
-import DBus
+public import DBus
 import Foundation
-import MPRIS
+public import MPRIS
 import Playback
 
 extension PlayerController {
@@ -21,7 +21,7 @@ extension PlayerController {
                     for entry in batch { state.info[entry.id, default: TrackInfo()].scanned = true }
                 }
                 let results = await self.scanner.scan(batch.map(\.uri))
-                let lyrics = batch.map { SidecarLyrics.load(nextTo: $0.uri)?.plainText }
+                let lyrics = batch.map { SidecarLyrics.find(forTrack: $0.uri)?.plainText }
                 self.state.withLock { state in
                     for (index, entry) in batch.enumerated() where state.queue.entry(id: entry.id) != nil {
                         switch results[index] {
@@ -52,15 +52,15 @@ extension PlayerController: MPRISPlaylistsHandler {
         guard let item = playlistLibrary.scan().first(where: { $0.playlist.id == id }) else {
             throw DBusError(.invalidArgs, "no playlist \(id)")
         }
-        let resolver = MediaResolver()
+        let resolver = MediaResolver(scanner: scanner)
+        let home = configuration.home
         Task.detached { [weak self] in
-            let resolved = await resolver.resolve([item.file.path])
+            let resolved = await resolver.resolve([item.file.path], workingDirectory: home, home: home)
             guard let self else { return }
             for rejection in resolved.rejections {
-                self.logger.warning("playlist \(item.file.lastPathComponent): \(rejection.input): \(rejection.reason)")
+                self.logger.warning("playlist \(item.file.lastPathComponent): \(rejection)")
             }
-            self.replaceQueue(with: resolved.items.map { PlayableItem(uri: $0.uri, title: $0.title, artist: $0.artist) },
-                              playlist: item.playlist)
+            self.replaceQueue(with: resolved.items, playlist: item.playlist)
         }
     }
 
@@ -76,7 +76,7 @@ extension PlayerController: MPRISPlaylistsHandler {
             state.queue.replaceAll(with: items.map(\.uri))
             state.info = [:]
             for (entry, item) in zip(state.queue.entries, items) {
-                state.info[entry.id] = TrackInfo(hintTitle: item.title, hintArtist: item.artist)
+                state.info[entry.id] = TrackInfo(item: item)
             }
             state.activePlaylist = playlist
             state.pendingSeek = nil

@@ -95,7 +95,7 @@ public final class PlayerController: Sendable {
             } else {
                 state.queue.replaceAll(with: items.map(\.uri))
                 for (entry, item) in zip(state.queue.entries, items) {
-                    state.info[entry.id] = TrackInfo(hintTitle: item.title, hintArtist: item.artist)
+                    state.info[entry.id] = TrackInfo(item: item)
                 }
             }
             if let repeatMode = configuration.repeatMode { state.queue.repeatMode = repeatMode }

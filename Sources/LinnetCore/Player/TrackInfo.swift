@@ -15,6 +15,20 @@ struct TrackInfo: Sendable, Equatable {
     /// The scanner has read (or is reading) this entry.
     var scanned = false
 
+    /// What a resolved item already tells: playlist hints, and tags if the resolver scanned it.
+    init(item: PlayableItem) {
+        hintTitle = item.title
+        hintArtist = item.artist
+        duration = item.durationMicroseconds
+        if let scanned = item.scanned {
+            merge(scanned.metadata, duration: scanned.durationMicroseconds)
+            self.scanned = true
+        }
+    }
+
+    /// Creates empty info.
+    init() {}
+
     /// Adds what the scanner or the engine read; newer values win, absent ones keep the old.
     mutating func merge(_ newer: TrackMetadata, duration newDuration: Int64? = nil) {
         tags = tags.merging(newer)
