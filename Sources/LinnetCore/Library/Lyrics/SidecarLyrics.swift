@@ -1,0 +1,28 @@
+/// Finds lyrics stored next to a local track: `<basename>.lrc` (synced) or `<basename>.txt`
+/// (plain), in the track's own directory only.
+///
+/// The sidecar must be a regular file and not a symlink: lyrics end up on the session bus, and a
+/// link next to a downloaded file must not expose some other file of the user's.
+public enum SidecarLyrics {
+    /// Largest sidecar read, in bytes.
+    public static let maxFileSize = 1 << 20
+
+    /// The lyrics next to the track at `uri`, or nil when it is not a local file or has none.
+    /// `.lrc` wins over `.txt`; lower-case extensions over upper-case ones.
+    public static func find(forTrack uri: String) -> Lyrics? {
+        guard let path = FileURI.path(fromURI: uri), let slash = path.lastIndex(of: "/") else { return nil }
+        let name = path[path.index(after: slash)...]
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name
+        let base = String(path[...slash]) + stem
+        for (ext, synced) in [("lrc", true), ("LRC", true), ("txt", false), ("TXT", false)] {
+            let candidate = base + "." + ext
+            guard candidate != path,
+                  let bytes = try? BoundedFileReader.read(candidate, limit: maxFileSize, followSymlinks: false),
+                  let text = try? TextDecoding.decode(bytes) else { continue }
+            var lyrics = synced ? LRCParser.parse(text) : Lyrics(plainText: text.trimmingWhitespace())
+            lyrics.sourcePath = candidate
+            return lyrics
+        }
+        return nil
+    }
+}

@@ -1,0 +1,124 @@
+public import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// Keeps one Codable value in a JSON file that survives crashes: every save atomically replaces
+/// the whole file (see ``save(_:)``), and a file that cannot be read back is set aside, never
+/// overwritten unseen.
+///
+/// The file holds `{"version": N, "savedAt": <unix seconds>, "state": …}`. A file of another
+/// version is set aside like a corrupt one; when a version 2 comes, its migration belongs in
+/// ``load()``.
+public final class StateStore<Value: Codable & Sendable>: Sendable {
+    /// What ``load()`` found.
+    public enum LoadResult: Sendable {
+        /// The saved value.
+        case loaded(Value)
+        /// No state file exists (first run).
+        case missing
+        /// The file could not be used; it was renamed to `movedTo` (nil if even that failed)
+        /// so the next save does not destroy it.
+        case corrupt(reason: String, movedTo: String?)
+    }
+
+    /// The state file.
+    public let fileURL: URL
+    /// The format version written and accepted.
+    public let version: Int
+    /// Larger files are treated as corrupt rather than read into memory.
+    public static var maxFileSize: Int { 64 << 20 }
+
+    private let saving = Mutex(())
+    private static var logger: Logger { Logger(label: "linnet.library") }
+
+    /// A store for the file at `fileURL` writing format `version`.
+    public init(fileURL: URL, version: Int = 1) {
+        self.fileURL = fileURL
+        self.version = version
+    }
+
+    private var path: String { fileURL.path }
+
+    /// Reads the saved value. Never throws: a missing file is ``LoadResult/missing``, anything
+    /// unreadable is moved aside and reported as ``LoadResult/corrupt(reason:movedTo:)``.
+    public func load() -> LoadResult {
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFileReader.read(path, limit: Self.maxFileSize)
+        } catch .missing {
+            return .missing
+        } catch {
+            return setAside(reason: error.description)
+        }
+        let data = Data(bytes)
+        let decoder = JSONDecoder()
+        guard let header = try? decoder.decode(VersionHeader.self, from: data) else {
+            return setAside(reason: "not a linnet state file (no version field, or not JSON)")
+        }
+        guard header.version == version else {
+            return setAside(reason: "state version \(header.version), this linnet reads version \(version)")
+        }
+        do {
+            return .loaded(try decoder.decode(Envelope.self, from: data).state)
+        } catch {
+            return setAside(reason: "cannot decode the state: \(error)")
+        }
+    }
+
+    /// Replaces the saved value with `value`, atomically: a temporary file in the same
+    /// directory is written and fsynced, renamed over the state file, and the directory is
+    /// fsynced. The directory is created (mode 0700) if missing. On failure (unwritable
+    /// directory, full disk) the error is thrown and the previous file is intact.
+    public func save(_ value: Value) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(Envelope(version: version, savedAt: Date().timeIntervalSince1970, state: value))
+        // One save at a time keeps the file's final contents those of the last call.
+        try saving.withLock { _ in try AtomicFile.write([UInt8](data), to: path) }
+    }
+
+    private struct VersionHeader: Decodable {
+        let version: Int
+    }
+
+    private struct Envelope: Codable {
+        let version: Int
+        let savedAt: Double?
+        let state: Value
+    }
+
+    /// Renames the unusable state file to `<name>.corrupt-<UTC time>` (with a counter if that
+    /// exists) and logs why.
+    private func setAside(reason: String) -> LoadResult {
+        let stamp = Self.timestamp()
+        var movedTo: String?
+        var failure: Int32 = 0
+        for attempt in 0..<100 {
+            let candidate = "\(path).corrupt-\(stamp)" + (attempt == 0 ? "" : "-\(attempt)")
+            // link + unlink instead of rename: never replaces an earlier set-aside file.
+            if link(path, candidate) == 0 {
+                unlink(path)
+                movedTo = candidate
+                break
+            }
+            failure = errno
+            if failure != EEXIST { break }
+        }
+        if let movedTo {
+            Self.logger.error("State file \(path) is unusable (\(reason)); moved to \(movedTo)")
+        } else {
+            Self.logger.error("State file \(path) is unusable (\(reason)) and could not be moved aside: \(String(cString: strerror(failure)))")
+        }
+        return .corrupt(reason: reason, movedTo: movedTo)
+    }
+
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}

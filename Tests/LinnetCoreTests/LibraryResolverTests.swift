@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import LinnetCore
+import Playback
+import TestSupport
+import Testing
+
+/// What the user types becomes an ordered queue, and everything else a stated reason.
+@Suite struct LibraryResolverTests {
+    private func resolver(in dir: ScratchDirectory, limits: MediaResolver.Limits = .init()) -> MediaResolver {
+        MediaResolver(scanner: MetadataScanner(maxConcurrentScans: 2, artCache: ArtCache(directory: dir.path("art"))), limits: limits)
+    }
+
+    @Test func foldersPlayByDiscThenTrackThenNaturalNameAndSubfoldersFollow() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Music/Album")
+        // Name order is the reverse of disc/track order.
+        try await TaggedMedia.ogg(at: album + "/a.ogg", tags: ["title": "Disc Two", "album-disc-number": "2", "track-number": "1"])
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "Second", "album-disc-number": "1", "track-number": "2"])
+        try await TaggedMedia.ogg(at: album + "/c.ogg", tags: ["title": "First", "track-number": "1"])
+        try await TaggedMedia.ogg(at: album + "/10 x.ogg", tags: [:])
+        try await TaggedMedia.ogg(at: album + "/2 x.ogg", tags: [:])
+        try dir.makeDirectory("Music/Album/Sub 10")
+        try dir.makeDirectory("Music/Album/Sub 2")
+        try await TaggedMedia.ogg(at: dir.path("Music/Album/Sub 10/s10.ogg"), tags: [:])
+        try await TaggedMedia.ogg(at: dir.path("Music/Album/Sub 2/s2.ogg"), tags: [:])
+        try dir.write("Music/Album/.hidden.ogg", "not played")
+        try dir.write("Music/Album/cover.jpg", "not audio")
+        try dir.write("Music/Album/list.m3u", "a.ogg\n")
+        // A loop back to an ancestor, and a second link to an already listed folder.
+        #expect(symlink(dir.path("Music"), album + "/loop") == 0)
+        #expect(symlink(album + "/Sub 2", dir.path("Music/Album/Sub 3 link")) == 0)
+
+        let started = ContinuousClock.now
+        let resolution = await resolver(in: dir).resolve(["Music"], workingDirectory: dir.path, home: "/nonexistent")
+        print("resolved a folder of 7 tagged files in \(ContinuousClock.now - started)")
+        #expect(resolution.rejections.isEmpty, "\(resolution.rejections)")
+        #expect(resolution.items.map(\.uri) == [
+            "c.ogg", "b.ogg", "2 x.ogg", "10 x.ogg", "a.ogg", "Sub 2/s2.ogg", "Sub 10/s10.ogg",
+        ].map { FileURI.uri(forPath: album + "/" + $0) })
+        #expect(resolution.items[0].scanned?.metadata.title == "First")
+        #expect(resolution.items[4].scanned?.metadata.discNumber == 2)
+    }
+
+    @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {
+        let dir = try ScratchDirectory()
+        let home = try dir.makeDirectory("home")
+        let song = try dir.write("cwd/song.ogg", "bytes are not checked here")
+        let homeSong = try dir.write("home/h.flac", "x")
+        try dir.write("cwd/notes.txt", "x")
+        try dir.write("cwd/noext", "x")
+        try dir.makeDirectory("cwd/empty")
+        #expect(mkfifo(dir.path("cwd/pipe.ogg"), 0o600) == 0)
+        let long = "/" + String(repeating: "a", count: 9000) + ".ogg"
+        let inputs = [
+            "song.ogg", "~/h.flac", "file://" + dir.path("cwd/song.ogg"), "https://radio.example/live.mp3",
+            "missing.ogg", "notes.txt", "noext", "empty", "pipe.ogg", "ftp://host/x.ogg", long,
+            "http://", "bad\u{7}name.ogg", "file://remote/x.ogg",
+        ]
+        let resolution = await resolver(in: dir).resolve(inputs, workingDirectory: dir.path("cwd"), home: home)
+        #expect(resolution.items.map(\.uri) == [
+            FileURI.uri(forPath: song), FileURI.uri(forPath: homeSong), FileURI.uri(forPath: song),
+            "https://radio.example/live.mp3",
+        ])
+        let reasons = Dictionary(resolution.rejections.map { ($0.input, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        #expect(reasons["missing.ogg"] == .missing)
+        #expect(reasons["notes.txt"] == .unsupportedExtension("txt"))
+        #expect(reasons["noext"] == .unsupportedExtension(""))
+        #expect(reasons["empty"] == .emptyFolder)
+        #expect(reasons["pipe.ogg"] == .notRegularFile)
+        #expect(reasons["ftp://host/x.ogg"] == .unsupportedScheme("ftp"))
+        #expect(reasons[long] == .tooLong(length: 9005, limit: 8192))
+        #expect(reasons["http://"] == .invalid("a http URI needs a host"))
+        #expect(reasons["bad\u{7}name.ogg"] == .invalid("contains control characters"))
+        #expect(reasons["file://remote/x.ogg"] == .invalid("not a local file URI"))
+        #expect(resolution.rejections.count == 10)
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads every file whatever its mode"))
+    func unreadableFilesAreRejected() async throws {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("locked.ogg", "x")
+        #expect(chmod(path, 0) == 0)
+        let resolution = await MediaResolver(scanner: nil).resolve([path], workingDirectory: "/", home: "/")
+        #expect(resolution.items.isEmpty)
+        #expect(resolution.rejections.first?.reason == .unreadable(String(cString: strerror(EACCES))))
+    }
+
+    @Test func playlistsKeepHintsAndEveryBadEntryIsNamed() async throws {
+        let dir = try ScratchDirectory()
+        let good = try dir.write("music/good.ogg", "x")
+        try dir.write("music/sub/inner.ogg", "x")
+        try dir.write("music/readme.txt", "x")
+        try dir.write("lists/mix.m3u", """
+            #EXTM3U
+            #EXTINF:42,Band - Good One
+            ../music/good.ogg
+            ../music/gone.ogg
+            ../music/sub
+            rtsp://camera/stream
+            ../music/readme.txt
+            nested.m3u
+            """)
+        let resolution = await MediaResolver(scanner: nil).resolve(["lists/mix.m3u"], workingDirectory: dir.path, home: "/")
+        #expect(resolution.items.map(\.uri) == [FileURI.uri(forPath: good), FileURI.uri(forPath: dir.path("music/sub/inner.ogg"))])
+        #expect(resolution.items[0].title == "Good One" && resolution.items[0].artist == "Band")
+        #expect(resolution.items[0].durationMicroseconds == 42_000_000)
+        let playlist = dir.path("lists/mix.m3u")
+        #expect(resolution.rejections == [
+            Rejection(input: "lists/mix.m3u", playlist: playlist, reason: .playlistProblem(PlaylistProblem(
+                playlist: playlist, line: 8, error: .file(.missing(path: dir.path("lists/nested.m3u")))))),
+            Rejection(input: FileURI.uri(forPath: dir.path("music/gone.ogg")), playlist: playlist, reason: .missing),
+            Rejection(input: "rtsp://camera/stream", playlist: playlist, reason: .unsupportedScheme("rtsp")),
+            Rejection(input: FileURI.uri(forPath: dir.path("music/readme.txt")), playlist: playlist, reason: .unsupportedExtension("txt")),
+        ])
+        let unreadable = await MediaResolver(scanner: nil).resolve([dir.path("nope.pls")], workingDirectory: "/", home: "/")
+        #expect(unreadable.rejections.map(\.reason) == [.missing])
+    }
+
+    @Test func theItemLimitCutsLongQueues() async throws {
+        let dir = try ScratchDirectory()
+        for index in 0..<6 { try dir.write("many/\(index).wav", "x") }
+        let limits = MediaResolver.Limits(maxItems: 4)
+        let resolution = await MediaResolver(scanner: nil, limits: limits).resolve(
+            ["many", "many/5.wav"], workingDirectory: dir.path, home: "/")
+        #expect(resolution.items.map(\.uri) == (0..<4).map { FileURI.uri(forPath: dir.path("many/\($0).wav")) })
+        #expect(resolution.rejections.contains { $0.reason == .tooManyItems(limit: 4) })
+    }
+
+    @Test func supportedSetsAreExposed() {
+        #expect(MediaResolver.supportedSchemes == ["file", "http", "https"])
+        for ext in ["ogg", "oga", "opus", "flac", "mp3", "m4a", "aac", "wav", "wv", "ape", "mka", "webm"] {
+            #expect(MediaResolver.supportedExtensions.contains(ext))
+        }
+        #expect(MediaResolver.isAudioFile(path: "/a/B.FLAC"))
+        #expect(!MediaResolver.isAudioFile(path: "/a/list.m3u"))
+    }
+}
