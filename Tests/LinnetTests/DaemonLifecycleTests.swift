@@ -30,7 +30,7 @@ import TestSupport
         try await world.waitForScannedQueue()
         #expect(try await world.title() == "Resume Two", "saved: \(saved)")
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
-        try await world.waitUntil("the resumed position") { try await position(world) > 0 }
+        try await world.waitUntil("the resumed position (saved: \(saved))") { try await position(world) > 0 }
         let after = try await position(world)
         #expect(after <= before + 500_000 && after >= before - 5_000_000, "before \(before), after \(after)")
         world.kill()

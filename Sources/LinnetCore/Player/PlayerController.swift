@@ -126,7 +126,9 @@ public final class PlayerController: Sendable {
 
     /// The session as it would be saved now.
     func snapshot() -> SavedSession {
-        let position = currentPosition() ?? 0
+        // Mid-seek the engine cannot say where it is; the published position (anchored at the
+        // seek target and advancing with the clock) is then the best answer.
+        let position = currentPosition() ?? server.currentState.player.position
         return state.withLock { state in
             SavedSession(queue: state.queue, positionMicroseconds: position, volume: state.volume, rate: state.rate)
         }
