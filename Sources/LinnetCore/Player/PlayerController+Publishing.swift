@@ -28,12 +28,13 @@ extension PlayerController {
         } else {
             server.update(apply)
         }
-        saver.scheduleSave { [weak self] in
-            self?.snapshot() ?? SavedSession(queue: PlayQueue(), positionMicroseconds: 0, volume: 1, rate: 1)
-        }
-        saver.setPlaying(state.intent == .playing) { [weak self] in
-            self?.snapshot() ?? SavedSession(queue: PlayQueue(), positionMicroseconds: 0, volume: 1, rate: 1)
-        }
+        saver.scheduleSave(snapshotProvider)
+        saver.setPlaying(state.intent == .playing, snapshot: snapshotProvider)
+    }
+
+    /// Takes a snapshot later without keeping the player alive; nil once it is gone.
+    private var snapshotProvider: @Sendable () -> SavedSession? {
+        { [weak self] in self?.snapshot() }
     }
 }
 

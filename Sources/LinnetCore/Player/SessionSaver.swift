@@ -24,10 +24,10 @@ final class SessionSaver: Sendable {
     }
 
     /// Schedules a save of whatever `snapshot` returns once the changes settle.
-    func scheduleSave(_ snapshot: @escaping @Sendable () -> SavedSession) {
+    func scheduleSave(_ snapshot: @escaping @Sendable () -> SavedSession?) {
         let source = EventLoop.shared.timer(after: Self.settleDelay) { [weak self] in
             self?.pending.withLock { $0 = nil }
-            self?.write(snapshot())
+            if let session = snapshot() { self?.write(session) }
             return .remove
         }
         pending.withLock { previous in
@@ -37,11 +37,11 @@ final class SessionSaver: Sendable {
     }
 
     /// Saves periodically while `playing`, and stops doing so when not.
-    func setPlaying(_ playing: Bool, snapshot: @escaping @Sendable () -> SavedSession) {
+    func setPlaying(_ playing: Bool, snapshot: @escaping @Sendable () -> SavedSession?) {
         periodic.withLock { current in
             if playing, current == nil {
                 current = EventLoop.shared.timer(after: Self.playingInterval) { [weak self] in
-                    self?.write(snapshot())
+                    if let session = snapshot() { self?.write(session) }
                     return .keep
                 }
             } else if !playing, let source = current {

@@ -127,11 +127,7 @@ extension MPRISServer {
 
     private func updateTrackList(change: (inout MPRISState) -> Void, signal: (MemberName, [DBusValue])) {
         state.withLock { state in
-            let old = state
-            state.player.freezePosition()
-            change(&state)
-            state.root.hasTrackList = old.root.hasTrackList
-            state.player.canControl = old.player.canControl
+            let old = apply(change, to: &state)
             if trackListHandler != nil {
                 try? connection.emitSignal(signal.0, interface: MPRISNames.trackList, path: MPRISNames.objectPath,
                                            arguments: signal.1)

@@ -86,13 +86,20 @@ public final class MPRISServer: Sendable {
     /// `CanControl` are never signalled. Safe from any thread.
     public func update(_ change: (inout MPRISState) -> Void) {
         state.withLock { state in
-            let old = state
-            state.player.freezePosition()
-            change(&state)
-            state.root.hasTrackList = old.root.hasTrackList
-            state.player.canControl = old.player.canControl
+            let old = apply(change, to: &state)
             emitChanges(from: old, to: state)
         }
+    }
+
+    /// Applies `change` with the state lock held, keeping what apps may not change
+    /// (HasTrackList follows the handlers, CanControl is constant), and returns the state before.
+    func apply(_ change: (inout MPRISState) -> Void, to state: inout MPRISState) -> MPRISState {
+        let old = state
+        state.player.freezePosition()
+        change(&state)
+        state.root.hasTrackList = old.root.hasTrackList
+        state.player.canControl = old.player.canControl
+        return old
     }
 
     /// Announces a discontinuity in the position (`Seeked`): a seek, a loop restart, a track
