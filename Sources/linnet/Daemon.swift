@@ -115,7 +115,10 @@ struct Daemon {
             }
         }
         if FileManager.default.fileExists(atPath: directories.musicDirectory) {
-            let music = await resolver.resolve([directories.musicDirectory], workingDirectory: cwd, home: directories.home)
+            // A whole library is ordered by path and name without reading every file's tags first,
+            // so linnet is on the bus at once; the player reads tags in the background.
+            let music = await MediaResolver(scanner: nil).resolve(
+                [directories.musicDirectory], workingDirectory: cwd, home: directories.home)
             if !music.items.isEmpty {
                 logger.info("playing the music folder \(directories.musicDirectory)")
                 return (nil, music.items, autoplay)

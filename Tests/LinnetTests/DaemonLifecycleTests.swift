@@ -81,6 +81,18 @@ import TestSupport
         #expect(bad.status == 64)
     }
 
+    @Test func playsTheMusicFolderWhenNothingIsSaved() async throws {
+        let world = try LinnetWorld()
+        let music = world.home.appendingPathComponent("Music/Album")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let track = try await world.makeTrack("01 first.ogg", title: "From The Library", seconds: 5)
+        try FileManager.default.moveItem(atPath: track, toPath: music.appendingPathComponent("01 first.ogg").path)
+        try await world.start([])
+        try await world.waitForScannedQueue()
+        #expect(try await world.title() == "From The Library")
+        world.kill()
+    }
+
     @Test func playsTheDemoWhenThereIsNothingElse() async throws {
         let world = try LinnetWorld()
         try await world.start([])
