@@ -172,4 +172,41 @@ import TestSupport
         #expect(try await world.player("PlaybackStatus") == .string("Playing"))
         world.kill()
     }
+
+    @Test func followSeesEveryTrackChange() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("f1.ogg", title: "Follow One", seconds: 0.8)
+        let b = try await world.makeTrack("f2.ogg", title: "Follow Two", seconds: 0.8)
+        let follow = try StreamingTool("playerctl", ["--player=linnet", "--follow", "metadata", "--format", "{{status}} {{title}}"],
+                                       environment: world.environment)
+        defer { follow.stop() }
+        try await world.start(["--no-resume", a, b])
+        #expect(await follow.waitForLine(within: .seconds(20)) { $0 == "Playing Follow One" })
+        #expect(await follow.waitForLine(within: .seconds(20)) { $0 == "Playing Follow Two" })
+        #expect(await follow.waitForLine(within: .seconds(20)) { $0.hasPrefix("Stopped") })
+        world.kill()
+    }
+
+    /// The daemon queues the next track before the current one ends: what reaches the sink is
+    /// exactly both files back to back, without a gap.
+    @Test func consecutiveTracksArePlayedGapless() async throws {
+        let world = try LinnetWorld()
+        var paths: [String] = []
+        for (name, buffers) in [("g1.wav", 30), ("g2.wav", 50)] {
+            let location = world.media.appendingPathComponent(name).path
+            let arguments = ["-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1000", "!",
+                             "audio/x-raw,format=S16LE,rate=44100,channels=2", "!", "wavenc", "!", "filesink", "location=\(location)"]
+            let result = try await offPool { try ExternalTool.run("gst-launch-1.0", arguments) }
+            #expect(result.status == 0)
+            paths.append(location)
+        }
+        let capture = world.home.appendingPathComponent("capture.raw").path
+        let sink = "audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=44100,channels=2 ! filesink location=\(capture)"
+        try await world.start(["--no-resume"] + paths, sink: sink)
+        try await world.waitUntil("both tracks played") { try await world.player("PlaybackStatus") == .string("Stopped") }
+        let bytes = (try FileManager.default.attributesOfItem(atPath: capture)[.size] as? Int) ?? -1
+        // 80 000 frames of 4 bytes: any gap or overlap at the switch changes the count.
+        #expect(bytes == 80_000 * 4, "captured \(bytes) bytes")
+        world.kill()
+    }
 }
