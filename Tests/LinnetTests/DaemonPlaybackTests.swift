@@ -209,4 +209,26 @@ import TestSupport
         #expect(bytes == 80_000 * 4, "captured \(bytes) bytes")
         world.kill()
     }
+
+    @Test func lyricsAndArtComeFromFilesNextToTheTrack() async throws {
+        let world = try LinnetWorld()
+        let track = try await world.makeTrack("sung.ogg", title: "Sung", seconds: 5)
+        try "[ar:Someone]\n[00:01.00]First line\n[00:02.50]Second line\n".write(
+            toFile: world.media.appendingPathComponent("sung.lrc").path, atomically: true, encoding: .utf8)
+        let cover = world.media.appendingPathComponent("cover.png").path
+        let made = try await offPool { try ExternalTool.run("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=8,height=8", "!", "pngenc", "!",
+            "filesink", "location=\(cover)"]) }
+        #expect(made.status == 0)
+        try await world.start(["--no-resume", "--paused", track])
+        try await world.waitForScannedQueue()
+        let metadata = try await world.player("Metadata")
+        #expect(metadata["xesam:asText"] == .string("First line\nSecond line"))
+        guard case .string(let art)? = metadata["mpris:artUrl"] else {
+            Issue.record("no art: \(metadata)")
+            return
+        }
+        #expect(art.hasPrefix("file://"))
+        world.kill()
+    }
 }

@@ -21,7 +21,7 @@ extension PlayerController {
                     for entry in batch { state.info[entry.id, default: TrackInfo()].scanned = true }
                 }
                 let results = await self.scanner.scan(batch.map(\.uri))
-                let lyrics = batch.map { SidecarLyrics.find(forTrack: $0.uri)?.plainText }
+                let lyrics = batch.map { SidecarLyrics.find(forTrack: $0.uri) }
                 self.state.withLock { state in
                     for (index, entry) in batch.enumerated() where state.queue.entry(id: entry.id) != nil {
                         switch results[index] {

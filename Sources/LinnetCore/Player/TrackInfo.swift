@@ -10,7 +10,9 @@ struct TrackInfo: Sendable, Equatable {
     var duration: Int64?
     var hintTitle: String?
     var hintArtist: String?
-    var sidecarLyrics: String?
+    /// Lyrics from a `.lrc`/`.txt` next to the file; the synced lines are kept for a future
+    /// lyrics display, MPRIS gets the plain text.
+    var sidecarLyrics: Lyrics?
     var failure: String?
     /// The scanner has read (or is reading) this entry.
     var scanned = false
@@ -50,7 +52,7 @@ struct TrackInfo: Sendable, Equatable {
         metadata.composers = tags.composers
         metadata.comments = tags.comment.map { [$0] } ?? []
         metadata.contentCreated = tags.date
-        metadata.lyrics = tags.lyrics ?? sidecarLyrics
+        metadata.lyrics = tags.lyrics ?? sidecarLyrics?.plainText
         metadata.beatsPerMinute = tags.beatsPerMinute.map { Int32(clamping: Int($0.rounded())) }
         metadata.artURL = tags.artURI
         metadata.url = entry.uri
