@@ -52,6 +52,25 @@ import TestSupport
         world.kill()
     }
 
+    @Test func rootPropertiesDescribeLinnetAndWhatItCanPlay() async throws {
+        let world = try LinnetWorld()
+        let a = try await world.makeTrack("root.ogg", title: "Root", seconds: 5)
+        try await world.start(["--no-resume", "--paused", a])
+        let root = try await world.proxy(MPRISNames.root).allProperties()
+        #expect(root["Identity"] == .string("Linnet"))
+        #expect(root["DesktopEntry"] == .string("linnet"))
+        #expect(root["CanQuit"] == .boolean(true))
+        #expect(root["CanRaise"] == .boolean(false))
+        #expect(root["HasTrackList"] == .boolean(true))
+        let schemes = try root["SupportedUriSchemes"]?.decode(as: [String].self) ?? []
+        #expect(schemes.contains("file") && schemes.contains("http"))
+        let types = try root["SupportedMimeTypes"]?.decode(as: [String].self) ?? []
+        // Installed here by gstreamer1.0-plugins-base/good: Vorbis in Ogg, FLAC, WAV.
+        #expect(types.contains("audio/ogg") && types.contains("audio/flac") && types.contains("audio/x-wav"))
+        #expect(try await world.proxy(MPRISNames.trackList).property("CanEditTracks") == .boolean(true))
+        world.kill()
+    }
+
     @Test func quitReleasesTheNameAndExitsZero() async throws {
         let world = try LinnetWorld()
         let a = try await world.makeTrack("q.ogg", title: "Quit", seconds: 5)
