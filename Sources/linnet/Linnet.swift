@@ -1,7 +1,22 @@
 import ArgumentParser
 
-/// `linnet`: the music service and its command line.
+/// Starts the command line. `linnet --help` shows the player's own options (what a user runs
+/// most) together with the overview, instead of only the list of subcommands.
 @main
+enum LinnetMain {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--help"] || arguments == ["-h"] {
+            print(Linnet.helpMessage(for: Linnet.self))
+            print("")
+            print(Linnet.helpMessage(for: Play.self))
+            return
+        }
+        await Linnet.main()
+    }
+}
+
+/// `linnet`: the music service and its command line.
 struct Linnet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linnet",
