@@ -13,6 +13,7 @@ import TestSupport
         let b = try await world.makeTrack("b.ogg", title: "Beta Song", artist: "Bob", seconds: 3)
         try await world.start(["--no-resume", a, b])
         try await world.waitUntil("Playing") { try await world.player("PlaybackStatus") == .string("Playing") }
+        try await world.waitForScannedQueue()
         let line = try await world.playerctl("metadata", "--format", "{{title}}|{{artist}}|{{mpris:trackid}}")
         #expect(line.output.hasPrefix("Alpha Song|Ann|'/org/linnet/track/"))
         try await world.waitUntil("a length") {
@@ -221,7 +222,11 @@ import TestSupport
             "filesink", "location=\(cover)"]) }
         #expect(made.status == 0)
         try await world.start(["--no-resume", "--paused", track])
-        try await world.waitForScannedQueue()
+        // Tags may come from the engine first; the sidecar files are read by the scanner.
+        try await world.waitUntil("lyrics and art") {
+            let metadata = try await world.player("Metadata")
+            return metadata["xesam:asText"] != nil && metadata["mpris:artUrl"] != nil
+        }
         let metadata = try await world.player("Metadata")
         #expect(metadata["xesam:asText"] == .string("First line\nSecond line"))
         guard case .string(let art)? = metadata["mpris:artUrl"] else {

@@ -179,14 +179,21 @@ final class LinnetWorld: @unchecked Sendable {
         return location
     }
 
-    /// Waits until the scanner has read every queued track (each has a length before playing).
+    /// Waits until the scanner has read every queued track. Tests title their tracks unlike
+    /// their file names, and until the tags are read linnet shows the file name; a length alone
+    /// proves nothing, since the engine reports it for the loaded track before the scan ends.
     func waitForScannedQueue() async throws {
         try await waitUntil("every queued track scanned") {
             let trackList = self.proxy(MPRISNames.trackList)
             let tracks = try await trackList.property("Tracks")
             let reply = try await trackList.call("GetTracksMetadata", [tracks])
             guard case .array(_, let maps)? = reply.first, case .array(_, let ids) = tracks else { return false }
-            return maps.count == ids.count && maps.allSatisfy { $0["mpris:length"] != nil }
+            return maps.count == ids.count && maps.allSatisfy { metadata in
+                guard case .string(let title)? = metadata["xesam:title"], case .string(let uri)? = metadata["xesam:url"],
+                    let url = URL(string: uri)
+                else { return false }
+                return title != url.deletingPathExtension().lastPathComponent
+            }
         }
     }
 
