@@ -184,8 +184,16 @@ import TestSupport
             "--method", "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2", "Identity"],
             environment: environment, timeout: .seconds(40)) }
         #expect(identity.output == "(<'Linnet'>,)", "\(identity.stderr)")
-        let title = try await offPool { try ExternalTool.run("playerctl", ["-p", "linnet", "metadata", "title"], environment: environment) }
-        #expect(title.output == "Activated")
+        // The file name shows until the tags are read; then the title.
+        var title = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while title != "Activated", ContinuousClock.now < deadline {
+            title = try await offPool {
+                try ExternalTool.run("playerctl", ["-p", "linnet", "metadata", "title"], environment: environment)
+            }.output
+            if title != "Activated" { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(title == "Activated")
         _ = try await offPool { try ExternalTool.run("playerctl", ["-p", "linnet", "stop"], environment: environment) }
         let quit = try await offPool { try ExternalTool.run("gdbus", [
             "call", "--session", "--dest", "org.mpris.MediaPlayer2.linnet", "--object-path", "/org/mpris/MediaPlayer2",
