@@ -44,6 +44,20 @@ static inline gchar *linnet_gst_get_string(gpointer object, const gchar *name) {
     return value;
 }
 
+/// Reads a double property such as playbin's "volume" (g_object_get is variadic).
+static inline gdouble linnet_gst_get_double(gpointer object, const gchar *name) {
+    gdouble value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+/// Reads a boolean property such as playbin's "mute" (g_object_get is variadic).
+static inline gboolean linnet_gst_get_boolean(gpointer object, const gchar *name) {
+    gboolean value = FALSE;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
 /// Whether `object` has a property called `name`; G_OBJECT_GET_CLASS is a cast macro.
 static inline gboolean linnet_gst_has_property(gpointer object, const gchar *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
@@ -74,6 +88,18 @@ static inline gulong linnet_gst_connect_element_setup(
     GClosureNotify notify) {
     return g_signal_connect_data(playbin, "element-setup", (GCallback)(void *)callback,
                                  user_data, notify, (GConnectFlags)0);
+}
+
+/// Handler shape of GObject's "notify" signal.
+typedef void (*linnet_gst_notify_callback)(GObject *object, GParamSpec *property, gpointer user_data);
+
+/// Connects a detailed "notify::<property>" signal; `notify` releases `user_data` when the
+/// handler goes.
+static inline gulong linnet_gst_connect_notify(
+    gpointer object, const gchar *detailed_signal, linnet_gst_notify_callback callback,
+    gpointer user_data, GClosureNotify notify) {
+    return g_signal_connect_data(object, detailed_signal, (GCallback)(void *)callback, user_data,
+                                 notify, (GConnectFlags)0);
 }
 
 // MARK: Casts and type checks

@@ -56,4 +56,83 @@ import TestSupport
         engine.stop()
         try await log.wait(for: "stopped", after: playing.index) { $0.isState(.stopped) }
     }
+
+    /// The user's mixer changes linnet's stream (here with `pactl`, as pavucontrol would): the
+    /// engine reports each change exactly once, and neither its own setVolume/setMuted nor the
+    /// server's rounding of them comes back as a change.
+    @Test(.enabled(if: SoundServer.isInstalled))
+    func mixerVolumeIsReportedOnceAndOwnChangesAreNotEchoed() async throws {
+        let media = try MediaFactory()
+        let server = try await offPool { try SoundServer(in: media.directory.path) }
+        defer { server.stop() }
+        let music = try media.wav("music.wav", frames: 44_100 * 20) { frame in
+            let value = Int16(4_000 * sin(Double(frame) * 2 * .pi * 440 / 44_100))
+            return (value, value)
+        }
+        let engine = GStreamerEngine(output: .description("pulsesink server=\(server.address)"))
+        defer { engine.shutdown() }
+        let log = EventLog(engine.events)
+        engine.load(music)
+        engine.play()
+        try await log.wait(for: "playing") { $0.isState(.playing) }
+        let stream = try await Self.waitForStream(on: server) { _ in true }
+
+        // Our own change first, and only once the server has it, so that it is certainly older
+        // than the mixer's change below.
+        engine.setVolume(0.64)
+        _ = try await Self.waitForStream(on: server) { $0.volumes.allSatisfy { $0 == 56_477 } }
+
+        // pactl takes a linear factor like the engine's volume: 0.25 is 41285 on its scale.
+        let start = log.all.count
+        _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "0.25"]) }
+        let quarter = try await log.wait(for: "mixer volume", after: start) { $0.volumeChange != nil }
+        let reported = try #require(quarter.entry.event.volumeChange)
+        #expect(abs(reported.volume - 0.25) < 0.001 && !reported.muted, "\(reported)")
+
+        // An app handing the reported (rounded) value back, or the exact value the user meant:
+        // neither is a change.
+        engine.setVolume(reported.volume)
+        engine.setVolume(0.25)
+
+        _ = try await offPool { try server.pactl(["set-sink-input-mute", "\(stream.index)", "1"]) }
+        let mute = try await log.wait(for: "mixer mute", after: quarter.index + 1) { $0.volumeChange != nil }
+        // Unchanged volume is reported as the app last set it, not as the server rounded it.
+        #expect(mute.entry.event.volumeChange?.volume == 0.25)
+        #expect(mute.entry.event.volumeChange?.muted == true)
+
+        engine.setMuted(false)
+        _ = try await Self.waitForStream(on: server) { !$0.muted }
+
+        // The last mixer change marks the end: every report the engine made is before it.
+        _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "100%"]) }
+        let full = try await log.wait(for: "mixer back to 100 %", after: mute.index + 1) { $0.volumeChange != nil }
+        let changes = log.events[start...].compactMap(\.volumeChange)
+        #expect(changes.count == 3, "\(changes)")
+        #expect(changes.last?.muted == false)
+        #expect(abs((changes.last?.volume ?? 0) - 1) < 0.001, "\(changes)")
+        #expect(full.index == log.events.lastIndex { $0.volumeChange != nil })
+        #expect(!log.events[..<start].contains { $0.volumeChange != nil }, "\(log.events)")
+        #expect(!log.events.contains { $0.isError })
+    }
+
+    /// Polls the server (a round trip each time, as a mixer would) until linnet's stream
+    /// matches.
+    private static func waitForStream(
+        on server: SoundServer, timeout: Duration = .seconds(20),
+        _ matches: @escaping @Sendable (SoundServer.SinkInput) -> Bool
+    ) async throws -> SoundServer.SinkInput {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let streams = try await offPool { try server.sinkInputs() }
+            if let found = streams.first(where: matches) { return found }
+            guard ContinuousClock.now < deadline else { throw MediaError("stream never matched; got \(streams)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+extension PlaybackEvent {
+    fileprivate var volumeChange: (volume: Double, muted: Bool)? {
+        if case .volumeChanged(let volume, let muted) = self { (volume, muted) } else { nil }
+    }
 }

@@ -119,6 +119,11 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
         state.withLock { state in
             state.volume = volume
             engine.setVolume(volume)
+            if state.muted {
+                // Volume reads 0 while muted, so a client that sets it asks to hear that level.
+                state.muted = false
+                engine.setMuted(false)
+            }
             publish(state)
         }
     }

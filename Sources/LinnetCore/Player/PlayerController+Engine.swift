@@ -34,6 +34,13 @@ extension PlayerController {
                 updateInfo(entry, &state) { $0.duration = microseconds }
             case .soundServerRequest(let request):
                 soundServerAsked(request, &state)
+            case .volumeChanged(let volume, let muted):
+                // The user changed linnet's level in the mixer. It goes to clients only: the
+                // engine already plays at it, and setting it back could start a ping-pong.
+                guard volume != state.volume || muted != state.muted else { return }
+                state.volume = volume
+                state.muted = muted
+                publish(state)
             case .warning(let uri, let message):
                 logger.warning("\(uri ?? "playback"): \(message)")
             case .stateChanged, .buffering, .seekCompleted:

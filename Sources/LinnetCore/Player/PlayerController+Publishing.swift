@@ -9,7 +9,7 @@ extension PlayerController {
             let hasCurrent = state.queue.current != nil
             mpris.player.playbackStatus = state.intent
             mpris.player.metadata = self.currentMetadata(state)
-            mpris.player.volume = state.volume
+            mpris.player.volume = state.muted ? 0 : state.volume
             mpris.player.rate = state.rate
             mpris.player.loopStatus = LoopStatus(state.queue.repeatMode)
             mpris.player.shuffle = state.queue.isShuffled

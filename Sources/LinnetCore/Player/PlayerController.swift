@@ -22,7 +22,11 @@ public final class PlayerController: Sendable {
         var queuedNextID: UInt64?
         /// The engine announced a gapless switch: the next trackStarted is the queued entry.
         var switchPending = false
+        /// The level to play at, saved with the session; kept while muted.
         var volume = 1.0
+        /// The user muted linnet's stream in the sound server's mixer. MPRIS has no mute, so
+        /// Volume reads 0 meanwhile: what clients show is what the user hears.
+        var muted = false
         var rate = 1.0
         /// Where to seek once the loaded entry is ready (resuming a saved session).
         var pendingSeek: Int64?

@@ -32,6 +32,15 @@ public enum PlaybackEvent: Sendable, Hashable {
     /// The sound server asks the player to change state, e.g. to pause music during a phone call
     /// and resume afterwards (GStreamer's REQUEST_STATE). The engine does not act on it itself.
     case soundServerRequest(SoundServerRequest)
+    /// The output stream's volume or mute changed outside the engine: the user moved linnet's
+    /// slider in the sound server's mixer (pavucontrol, GNOME Settings, `pactl`), or the server
+    /// restored a remembered level when the stream started. `volume` is linear, as in
+    /// ``PlaybackEngine/setVolume(_:)``, and keeps its value while `muted`. Reported once per
+    /// change; the engine's own ``PlaybackEngine/setVolume(_:)`` and
+    /// ``PlaybackEngine/setMuted(_:)`` are not echoed, nor is the server's rounding of them. Only
+    /// outputs with a stream volume (PulseAudio, PipeWire) report it, and only as they write
+    /// audio: a change made while paused arrives when playback resumes.
+    case volumeChanged(volume: Double, muted: Bool)
 }
 
 /// The engine's state as a player shows it.

@@ -32,6 +32,9 @@ struct EngineSession {
     /// The last percentage reported, so repeated BUFFERING messages are sent once.
     var reportedBufferingPercent: Int?
     var reportedState: PlaybackState?
+    /// The volume and mute last set or reported. Kept across generations: the sink, and the
+    /// sound server's stream volume with it, outlive a reset.
+    var level = VolumeLevel()
     /// Tags accumulated per URI in this generation, and what was last published for each.
     var metadata: [String: TrackMetadata] = [:]
     var publishedMetadata: [String: TrackMetadata] = [:]

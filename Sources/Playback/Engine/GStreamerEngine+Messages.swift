@@ -210,6 +210,18 @@ extension GStreamerEngine {
         }
     }
 
+    /// Scheduled by the ``VolumeWatcher``: reads volume and mute here rather than on the notifying
+    /// thread, so that reads happen in loop order and the last one always sees the current
+    /// level (a value read on a streaming thread could be overtaken by a newer one). With a
+    /// sound server each read is a round trip to it.
+    func volumeMayHaveChanged() {
+        guard !session.isShutDown else { return }
+        volumeWatcher.rearm()
+        let volume = playbin.double("volume"), muted = playbin.bool("mute")
+        guard let level = session.level.observe(volume: volume, muted: muted) else { return }
+        emit(.volumeChanged(volume: level.volume, muted: level.muted))
+    }
+
     /// Forwarded from the streaming thread's about-to-finish.
     func aboutToFinish(generation: UInt64, finishing: String?, next: String?) {
         guard !session.isShutDown, generation == session.generation, let finishing else { return }

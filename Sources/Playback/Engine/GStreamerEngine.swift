@@ -16,6 +16,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     let loop = EventLoop.shared
     let playbin: UnsafeMutablePointer<GstElement>
     let handoff = StreamingHandoff()
+    let volumeWatcher = VolumeWatcher()
     let tagReader: TagReader
     /// Touched on the loop thread only; that confinement is what makes the class Sendable.
     var session = EngineSession()
@@ -75,6 +76,9 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         signalHandlers.append(GaplessFeeder.install(on: playbin, handoff: handoff) { generation, finishing, next in
             loop.execute { engine.value?.aboutToFinish(generation: generation, finishing: finishing, next: next) }
         })
+        signalHandlers += volumeWatcher.install(on: playbin) {
+            loop.execute { engine.value?.volumeMayHaveChanged() }
+        }
         BusBridge.install(on: playbin, handoff: handoff) { message in
             loop.execute { engine.value?.handle(message) }
         }
@@ -149,16 +153,24 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
     }
 
-    /// Sets the linear software volume (0…10).
+    /// Sets the linear volume (0…10): the sound server's stream volume when the output has one,
+    /// otherwise a software volume.
     public func setVolume(_ volume: Double) {
         // playbin's volume property tops out at 10 (+20 dB).
         let clamped = min(max(volume, 0), 10)
-        loop.perform { [self] in playbin.set("volume", clamped) }
+        loop.perform { [self] in
+            // Known before it is set, so the notification it causes is recognised as our own.
+            session.level.volume = clamped
+            playbin.set("volume", clamped)
+        }
     }
 
     /// Mutes or unmutes.
     public func setMuted(_ muted: Bool) {
-        loop.perform { [self] in playbin.set("mute", muted) }
+        loop.perform { [self] in
+            session.level.muted = muted
+            playbin.set("mute", muted)
+        }
     }
 
     /// Queries the position in microseconds; callable from any thread.

@@ -10,6 +10,8 @@ extension UnsafeMutablePointer where Pointee == GstElement {
         linnet_gst_set_pointer(self, name, element.map { UnsafeMutableRawPointer($0) })
     }
     func string(_ name: String) -> String? { takeString(linnet_gst_get_string(self, name)) }
+    func double(_ name: String) -> Double { linnet_gst_get_double(self, name) }
+    func bool(_ name: String) -> Bool { linnet_gst_get_boolean(self, name) != 0 }
     func hasProperty(_ name: String) -> Bool { linnet_gst_has_property(self, name) != 0 }
 
     /// The element's factory name, e.g. "fakesink", or nil for hand-made bins.

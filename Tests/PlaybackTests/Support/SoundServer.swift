@@ -42,6 +42,36 @@ final class SoundServer: @unchecked Sendable {
         }
     }
 
+    /// A playback stream as the server sees it (`pactl -f json list sink-inputs`; Debian 12's
+    /// pactl 16.1 has the JSON output).
+    struct SinkInput: Sendable {
+        let index: Int
+        let muted: Bool
+        /// Raw per-channel volumes: 65536 is 100 % on the server's cubic scale.
+        let volumes: [Int]
+    }
+
+    /// The server's playback streams, via `pactl` as a mixer would see them.
+    func sinkInputs() throws -> [SinkInput] {
+        let result = try pactl(["-f", "json", "list", "sink-inputs"])
+        guard let streams = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
+            throw MediaError("unexpected pactl output: \(result.stdout)")
+        }
+        return streams.compactMap { stream in
+            guard let index = stream["index"] as? Int, let muted = stream["mute"] as? Bool,
+                  let channels = stream["volume"] as? [String: [String: Any]] else { return nil }
+            return SinkInput(index: index, muted: muted, volumes: channels.values.compactMap { $0["value"] as? Int })
+        }
+    }
+
+    /// Runs `pactl` against this server and fails on a non-zero exit.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> ToolResult {
+        let result = try ExternalTool.run("pactl", ["-s", address] + arguments)
+        guard result.status == 0 else { throw MediaError("pactl \(arguments) failed: \(result.stderr)") }
+        return result
+    }
+
     /// SIGKILL: Swift Testing children do not receive SIGTERM (PLATFORM-NOTES).
     func stop() {
         guard !stopped else { return }

@@ -1,0 +1,111 @@
+import DBus
+import EventLoop
+import Foundation
+@testable import LinnetCore
+import MPRIS
+import Playback
+import Synchronization
+import Testing
+import TestSupport
+
+/// The real player on a private bus, fed by a scripted engine: volume changes the sound server
+/// reports reach MPRIS Volume with PropertiesChanged, and never go back to the engine.
+@Suite struct PlayerMixerVolumeTests {
+    @Test func mixerVolumeReachesMPRISVolumeAndIsNotSentBackToTheEngine() async throws {
+        try await withTimeout(.seconds(30), "mixer volume test") {
+            let bus = try PrivateBus()
+            defer { bus.stop() }
+            let scratch = try ScratchDirectory()
+            let engine = ScriptedEngine()
+            let configuration = PlayerConfiguration(
+                sessionFile: URL(fileURLWithPath: scratch.path("session.json")), playlistDirectories: [])
+            let player = PlayerController(
+                connection: try DBusConnection(address: bus.address), engine: engine, configuration: configuration)
+            let name = try player.start(session: nil, items: [], autoplay: false)
+            defer { player.shutdown() }
+
+            let clientLoop = EventLoop(name: "mixer-volume.client")
+            defer { clientLoop.stop() }
+            let client = try DBusConnection(address: bus.address, loop: clientLoop)
+            let volumes = Recorder<Double>()
+            let subscription = try client.subscribe(MatchRule(path: MPRISNames.objectPath)) { signal in
+                if let volume = signal.changedVolume { volumes.record(volume) }
+            }
+            defer { subscription.cancel() }
+            let proxy = DBusProxy(
+                connection: client, destination: name, path: MPRISNames.objectPath, interface: MPRISNames.player)
+            let commandsAtStart = engine.commands
+
+            engine.emit(.volumeChanged(volume: 0.25, muted: false))
+            try await volumes.wait(forCount: 1)
+            #expect(try await proxy.property("Volume") == .double(0.25))
+
+            // Muted in the mixer: clients show what is heard, the session keeps the level.
+            engine.emit(.volumeChanged(volume: 0.25, muted: true))
+            try await volumes.wait(forCount: 2)
+            #expect(try await proxy.property("Volume") == .double(0))
+            #expect(player.snapshot().volume == 0.25)
+
+            engine.emit(.volumeChanged(volume: 0.25, muted: false))
+            try await volumes.wait(forCount: 3)
+            #expect(volumes.values == [0.25, 0, 0.25])
+            // Nothing the mixer reported was set back on the engine: no loop to start.
+            #expect(engine.commands == commandsAtStart)
+
+            // A client setting Volume while muted wants to hear it.
+            engine.emit(.volumeChanged(volume: 0.25, muted: true))
+            try await volumes.wait(forCount: 4)
+            try await proxy.setProperty("Volume", to: .double(0.5))
+            try await volumes.wait(forCount: 5)
+            #expect(volumes.values == [0.25, 0, 0.25, 0, 0.5])
+            #expect(engine.commands == commandsAtStart + ["setVolume(0.5)", "setMuted(false)"])
+        }
+    }
+}
+
+/// An engine whose events the test sends and whose commands it records.
+private final class ScriptedEngine: PlaybackEngine {
+    let events: AsyncStream<PlaybackEvent>
+    private let continuation: AsyncStream<PlaybackEvent>.Continuation
+    private let log = Mutex<[String]>([])
+
+    init() {
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    var commands: [String] { log.withLock { $0 } }
+    func emit(_ event: PlaybackEvent) { continuation.yield(event) }
+    private func record(_ command: String) { log.withLock { $0.append(command) } }
+
+    func load(_ uri: String) { record("load") }
+    func setNext(_ uri: String?) { record("setNext") }
+    func play() { record("play") }
+    func pause() { record("pause") }
+    func stop() { record("stop") }
+    func seek(toMicroseconds microseconds: Int64) { record("seek") }
+    func setRate(_ rate: Double) { record("setRate(\(rate))") }
+    func setVolume(_ volume: Double) { record("setVolume(\(volume))") }
+    func setMuted(_ muted: Bool) { record("setMuted(\(muted))") }
+    func position() -> Int64? { nil }
+    func duration() -> Int64? { nil }
+    func shutdown() { continuation.finish() }
+}
+
+extension DBusSignal {
+    /// Volume from a Player PropertiesChanged, if it carries one.
+    fileprivate var changedVolume: Double? {
+        guard member == "PropertiesChanged", arguments.first == .string(MPRISNames.player.rawValue),
+              arguments.count > 1, case .dictionary(_, _, let entries) = arguments[1] else { return nil }
+        for entry in entries where entry.key == .string("Volume") {
+            if case .double(let volume) = entry.value.unwrapped { return volume }
+        }
+        return nil
+    }
+}
+
+extension Recorder where Value == Double {
+    /// Waits until `count` values were recorded (test-side polling; the player never polls).
+    fileprivate func wait(forCount count: Int) async throws {
+        while values.count < count { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
