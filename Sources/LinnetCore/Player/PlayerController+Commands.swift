@@ -44,6 +44,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
             guard state.intent != .stopped else { return }
             state.intent = .stopped
             state.pausedBySoundServer = false
+            state.seekInFlight = nil
             engine.stop()
             publish(state, position: 0)
         }
@@ -74,6 +75,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
                 state.pendingSeek = position
             } else {
                 engine.seek(toMicroseconds: position)
+                state.seekInFlight = position
             }
         }
     }
@@ -129,7 +131,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     }
 
     public func currentPosition() -> Microseconds? {
-        let (loaded, intent, pending) = state.withLock { ($0.loadedEntryID, $0.intent, $0.pendingSeek) }
+        let (loaded, intent, pending) = state.withLock { ($0.loadedEntryID, $0.intent, $0.pendingSeek ?? $0.seekInFlight) }
         guard loaded != nil else { return 0 }
         if let pending { return pending }
         if intent == .stopped { return 0 }

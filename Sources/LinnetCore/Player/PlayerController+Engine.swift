@@ -43,7 +43,9 @@ extension PlayerController {
                 publish(state)
             case .warning(let uri, let message):
                 logger.warning("\(uri ?? "playback"): \(message)")
-            case .stateChanged, .buffering, .seekCompleted:
+            case .seekCompleted:
+                state.seekInFlight = nil
+            case .stateChanged, .buffering:
                 // PlaybackStatus follows the user's intent; transient engine states (prerolling
                 // on the way to playing) must not make panels flicker.
                 return

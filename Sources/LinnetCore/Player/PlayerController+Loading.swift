@@ -8,6 +8,7 @@ extension PlayerController {
     func loadCurrent(_ state: inout State, intent: PlaybackStatus) {
         state.switchPending = false
         state.queuedNextID = nil
+        state.seekInFlight = nil
         skipFailedEntries(&state)
         guard let entry = state.queue.current else {
             state.loadedEntryID = nil
@@ -25,6 +26,7 @@ extension PlayerController {
         }
         if let position = state.pendingSeek {
             engine.seek(toMicroseconds: position)
+            state.seekInFlight = position
         }
         queueUpcoming(&state)
     }

@@ -30,6 +30,9 @@ public final class PlayerController: Sendable {
         var rate = 1.0
         /// Where to seek once the loaded entry is ready (resuming a saved session).
         var pendingSeek: Int64?
+        /// A seek the engine has not confirmed yet: until it does, its position queries still
+        /// answer from before the seek, so the target is the truthful position.
+        var seekInFlight: Int64?
         /// Paused because the sound server asked (a call started); resume when it ends.
         var pausedBySoundServer = false
         var activePlaylist: Playlist?
