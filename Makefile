@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test run install clean
+.PHONY: deps build test fuzz run install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -12,6 +12,10 @@ build: deps
 
 test: deps
 	scripts/run-tests.sh
+
+# The D-Bus fuzzer for five minutes (the test suite runs it briefly); LINNET_FUZZ_SEED replays a run.
+fuzz: deps
+	SWIFT_BACKTRACE=enable=no LINNET_FUZZ_SECONDS=$${LINNET_FUZZ_SECONDS:-300} timeout 900 swift test --disable-xctest --filter BusFuzz
 
 # Builds and starts linnet (under dbus-run-session when there is no session bus).
 run:

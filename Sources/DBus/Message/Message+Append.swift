@@ -27,6 +27,13 @@ extension Message {
     /// throws instead of reaching libdbus (which would abort).
     func append(_ values: [DBusValue]) throws(DBusError) {
         for value in values { try value.validate() }
+        // Each value fits, but the body's signature as a whole must too: past 255 bytes libdbus
+        // overruns its type writer (it printed "type unknown not a basic type" and crashed the
+        // fuzzer's client) instead of failing.
+        let bodySignature = signature.utf8.count + values.reduce(0) { $0 + $1.type.signature.utf8.count }
+        guard bodySignature <= ValueLimits.maximumSignatureLength else {
+            throw DBusError(.limitsExceeded, "a message body signature may hold at most \(ValueLimits.maximumSignatureLength) bytes, not \(bodySignature)")
+        }
         var iterator = DBusMessageIter()
         dbus_message_iter_init_append(raw, &iterator)
         for value in values {

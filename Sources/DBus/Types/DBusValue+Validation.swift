@@ -8,6 +8,8 @@ enum ValueLimits {
     static let maximumSignatureNesting = 32
     /// Total container nesting (variants included) that a message may hold.
     static let maximumMessageNesting = 64
+    /// The longest signature D-Bus allows, for one type and for a whole message body.
+    static let maximumSignatureLength = 255
 }
 
 extension DBusValue {
@@ -28,7 +30,9 @@ extension DBusValue {
                 throw DBusError(.invalidArgs, "string contains NUL or invalid UTF-8")
             }
         case .array(let element, let values):
-            try Self.validate(type: element)
+            // The array's own level counts: checking only the element let 33 nested arrays through,
+            // and the bus daemon disconnects whoever sends that.
+            try Self.validate(type: .array(element))
             for value in values {
                 guard value.type == element else { throw typeMismatch(value, expected: element) }
                 try value.validate(depth: depth + 1)
@@ -60,7 +64,7 @@ extension DBusValue {
         let depth = type.containerDepth
         guard depth.arrays <= ValueLimits.maximumSignatureNesting,
             depth.structures <= ValueLimits.maximumSignatureNesting,
-            type.signature.utf8.count <= 255
+            type.signature.utf8.count <= ValueLimits.maximumSignatureLength
         else { throw DBusError(.limitsExceeded, "type '\(type.signature.prefix(64))…' exceeds D-Bus limits") }
     }
 }

@@ -21,8 +21,11 @@ enum ClockTime {
         Int64(nanoseconds) / 1000
     }
 
+    /// Saturates instead of trapping: a D-Bus Seek of Int64.max on a track of unknown length
+    /// reached here and the overflow killed the daemon (found by the bus fuzzer).
     static func nanoseconds(fromMicroseconds microseconds: Int64) -> Int {
-        Int(max(0, microseconds)) * 1000
+        let (nanoseconds, overflow) = Int(max(0, microseconds)).multipliedReportingOverflow(by: 1000)
+        return overflow ? Int.max : nanoseconds
     }
 }
 
