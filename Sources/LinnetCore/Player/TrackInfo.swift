@@ -53,7 +53,8 @@ struct TrackInfo: Sendable, Equatable {
         metadata.comments = tags.comment.map { [$0] } ?? []
         metadata.contentCreated = tags.date
         metadata.lyrics = tags.lyrics ?? sidecarLyrics?.plainText
-        metadata.beatsPerMinute = tags.beatsPerMinute.map { Int32(clamping: Int($0.rounded())) }
+        // Tag values come from untrusted files: a NaN or huge BPM must not trap.
+        metadata.beatsPerMinute = tags.beatsPerMinute.flatMap { $0.isFinite ? Int32(exactly: $0.rounded()) : nil }
         metadata.artURL = tags.artURI
         metadata.url = entry.uri
         if let failure { metadata.extra["linnet:error"] = .string(failure) }

@@ -56,7 +56,10 @@ public struct PlayerState: Sendable, Equatable {
         if playbackStatus == .playing {
             let elapsed = instant - anchorInstant
             let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-            value += Microseconds(microseconds * rate)
+            // A client may seek to Int64.max in a track of unknown length: saturate, never trap.
+            let advance = (microseconds * rate).clampedToMicroseconds
+            let (sum, overflow) = value.addingReportingOverflow(advance)
+            value = overflow ? (advance > 0 ? .max : .min) : sum
         }
         if let length = metadata.length, length > 0 { value = min(value, length) }
         return max(0, value)
@@ -77,5 +80,15 @@ public struct PlayerState: Sendable, Equatable {
             && lhs.canGoNext == rhs.canGoNext && lhs.canGoPrevious == rhs.canGoPrevious
             && lhs.canPlay == rhs.canPlay && lhs.canPause == rhs.canPause && lhs.canSeek == rhs.canSeek
             && lhs.canControl == rhs.canControl
+    }
+}
+
+extension Double {
+    /// This value as whole microseconds, saturating at Int64's range (NaN becomes 0).
+    public var clampedToMicroseconds: Microseconds {
+        guard !isNaN else { return 0 }
+        if self >= 9.2e18 { return .max }
+        if self <= -9.2e18 { return .min }
+        return Microseconds(self)
     }
 }
