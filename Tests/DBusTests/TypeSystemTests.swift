@@ -69,6 +69,19 @@ import Testing
         #expect(throws: Never.self) { try DBusValue.stringVariantDictionary([("k", .variant(.string("ok")))]).validate() }
     }
 
+    /// Regression (found by the bus fuzzer): an array nested 33 deep passed validation because
+    /// only its element type was measured, and the bus daemon then disconnected the sender.
+    @Test func arrayNestingIsMeasuredIncludingTheArrayItself() {
+        func nested(_ depth: Int) -> DBusValue {
+            var value = DBusValue.array(.int32, [])
+            for _ in 1..<depth { value = .array(value.type, [value]) }
+            return value
+        }
+        #expect(nested(32).type.signature.filter { $0 == "a" }.count == 32)
+        #expect(throws: Never.self) { try nested(32).validate() }
+        #expect(throws: DBusError.self) { try nested(33).validate() }
+    }
+
     @Test func dictionaryLookupUnwrapsVariants() {
         let metadata = DBusValue.stringVariantDictionary([("xesam:title", .string("Song"))])
         #expect(metadata["xesam:title"] == .string("Song"))
