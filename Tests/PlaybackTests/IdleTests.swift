@@ -47,14 +47,25 @@ import TestSupport
         let playing = try await log.wait(for: "playing") { $0.isState(.playing) }
         engine.pause()
         try await log.wait(for: "paused", after: playing.index) { $0.isState(.paused) }
-        try await Task.sleep(for: .milliseconds(200))
-
         // Foundation does not pass Thread.name on to Linux here, so find the loop thread by id.
         let loopThread = EventLoop.shared.sync {
             // "/proc/thread-self" links to "<pid>/task/<tid>" for the calling thread.
             ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "")
                 .split(separator: "/").last.map(String.init) ?? ""
         }
+        // Paused, upstream threads still fill their queues until they block; on a loaded machine
+        // that takes a while. Wait (up to 5 s) for a quiet 300 ms window before measuring, so
+        // the measurement sees steady state rather than the tail of the pause.
+        for _ in 0..<16 {
+            let start = ThreadCounters.sample()
+            try await Task.sleep(for: .milliseconds(300))
+            let end = ThreadCounters.sample()
+            let busy = end.contains { id, thread in
+                (thread.name.contains(":") || id == loopThread) && thread.switches != (start[id]?.switches ?? thread.switches)
+            }
+            if !busy { break }
+        }
+
         let before = ThreadCounters.sample()
         let cpuBefore = ThreadCounters.processCPUSeconds()
         try await Task.sleep(for: .seconds(5))
