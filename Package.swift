@@ -57,7 +57,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: strictSettings),
+            name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),

@@ -22,7 +22,7 @@ struct Daemon {
     let logger: Logger
     let directories: XDGDirectories
 
-    init(options: Play, logger: Logger) throws {
+    init(options: Play, logger: Logger) {
         self.options = options
         self.logger = logger
         directories = XDGDirectories()

@@ -55,7 +55,7 @@ struct Play: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "linnet")
-        let daemon = try Daemon(options: self, logger: logger)
+        let daemon = Daemon(options: self, logger: logger)
         let status = try await daemon.run()
         if status != 0 { throw ExitCode(status) }
     }

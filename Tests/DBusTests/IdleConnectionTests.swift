@@ -18,19 +18,11 @@ import TestSupport
         let subscription = try connection.subscribe(MatchRule(interface: "org.linnet.Nothing")) { _ in }
         // One round-trip so the connection has settled.
         _ = try await connection.call(destination: .bus, path: "/org/freedesktop/DBus", interface: .peer, member: "Ping")
-        let before = loop.sync { Self.contextSwitches() }
+        let before = loop.sync { ThreadStatistics.contextSwitchesOfCurrentThread() }
         try await Task.sleep(for: .milliseconds(800))
-        let after = loop.sync { Self.contextSwitches() }
+        let after = loop.sync { ThreadStatistics.contextSwitchesOfCurrentThread() }
         print("idle D-Bus loop thread: \(after - before) context switches in 0.8 s")
         #expect(after - before <= 3)
         subscription.cancel()
-    }
-
-    static func contextSwitches() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8) else { return -1 }
-        return status.split(separator: "\n")
-            .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
-            .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-            .reduce(0, +)
     }
 }

@@ -67,18 +67,3 @@ import TestSupport
         #expect(try await second.nameOwner(name) == second.uniqueName)
     }
 }
-
-/// Waits (yielding, with a deadline) until `condition` holds; fails the test after `limit`.
-func waitUntil(
-    _ limit: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @escaping @Sendable () -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(limit)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

@@ -2,17 +2,18 @@ import EventLoop
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// The loop thread: ordering, timers, descriptor watches, and sleeping when idle.
 @Suite struct EventLoopTests {
     @Test func executeRunsInOrderOnTheLoopThread() async throws {
         let loop = EventLoop(name: "test.order")
         defer { loop.stop() }
-        let order = LockedArray()
+        let order = Recorder<Int>()
         for index in 0..<100 {
             loop.execute {
                 precondition(loop.isCurrentThread)
-                order.append(index)
+                order.record(index)
             }
         }
         loop.sync {}
@@ -33,10 +34,10 @@ import Testing
     @Test func timerFiresAndRepeatsUntilRemoved() async throws {
         let loop = EventLoop(name: "test.timer")
         defer { loop.stop() }
-        let fired = LockedArray()
+        let fired = Recorder<Int>()
         let done = AsyncStream.makeStream(of: Void.self)
         let source = loop.timer(after: .milliseconds(5)) {
-            fired.append(1)
+            fired.record(1)
             if fired.values.count == 3 {
                 done.continuation.yield()
                 return .remove
@@ -55,11 +56,11 @@ import Testing
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        let received = LockedArray()
+        let received = Recorder<Int>()
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         let watch = loop.watch(fileDescriptor: fds[0], events: .readable) { events in
             var byte: UInt8 = 0
-            if events.contains(.readable), read(fds[0], &byte, 1) == 1 { received.append(Int(byte)) }
+            if events.contains(.readable), read(fds[0], &byte, 1) == 1 { received.record(Int(byte)) }
             continuation.yield()
             return .keep
         }
@@ -75,25 +76,10 @@ import Testing
     @Test func idleLoopDoesNotWakeUp() async throws {
         let loop = EventLoop(name: "test.idle")
         defer { loop.stop() }
-        let before = loop.sync { Self.contextSwitchesOfCurrentThread() }
+        let before = loop.sync { ThreadStatistics.contextSwitchesOfCurrentThread() }
         try await Task.sleep(for: .milliseconds(800))
-        let after = loop.sync { Self.contextSwitchesOfCurrentThread() }
+        let after = loop.sync { ThreadStatistics.contextSwitchesOfCurrentThread() }
         print("loop thread context switches over 0.8 s idle: \(after - before)")
         #expect(after - before <= 3)
     }
-
-    static func contextSwitchesOfCurrentThread() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8) else { return -1 }
-        return status.split(separator: "\n")
-            .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
-            .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-            .reduce(0, +)
-    }
-}
-
-final class LockedArray: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Int] = []
-    func append(_ value: Int) { lock.lock(); storage.append(value); lock.unlock() }
-    var values: [Int] { lock.lock(); defer { lock.unlock() }; return storage }
 }

@@ -18,7 +18,7 @@ import TestSupport
         let names = try await first.client.listNames().map(\.rawValue)
         #expect(names.contains("org.mpris.MediaPlayer2.dup.instance\(pid)"))
         server.stop()
-        try await waitFor { try await !first.client.nameHasOwner(name) }
+        try await waitUntil { try await !first.client.nameHasOwner(name) }
     }
 
     /// Panels query the moment the name appears, so everything must already be there.
@@ -43,7 +43,7 @@ import TestSupport
         let player = TestPlayer()
         let server = player.makeServer(connection: try DBusConnection(address: bus.address))
         try server.start(name: "early")
-        try await waitFor { identities.values.count == 1 }
+        try await waitUntil { identities.values.count == 1 }
         #expect(identities.values == [#"string("Test Player") string("Song 1")"#])
         subscription.cancel()
     }
@@ -85,18 +85,5 @@ import TestSupport
             #expect(actual.members == expected.members, "\(name) members")
             #expect(actual.properties == expected.properties, "\(name) properties")
         }
-    }
-}
-
-/// Waits (yielding) until `condition` holds; records an issue after `limit`.
-func waitFor(_ limit: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-             _ condition: @escaping @Sendable () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(limit)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

@@ -22,6 +22,21 @@ public func withTimeout<T: Sendable>(
     }
 }
 
+/// Waits, yielding, until `condition` holds, for state another process or thread changes on
+/// its own; throws ``TimeoutError`` after `limit`.
+public func waitUntil(
+    _ limit: Duration = .seconds(10), _ what: String = "condition",
+    _ condition: @escaping @Sendable () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else {
+            throw TimeoutError(description: "\(what) not met within \(limit)")
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
 /// Collects values from several threads for a test to inspect.
 public final class Recorder<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -31,7 +31,6 @@ public final class DBusConnection: @unchecked Sendable {
         var inFlight: [UInt32: PendingCallBox] = [:]
         var objects = ObjectRegistry()
         var nextToken: UInt64 = 1
-        var dispatchScheduled = false
     }
     let state = Mutex(State())
     private var binding: LoopBinding?

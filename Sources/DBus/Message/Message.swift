@@ -65,7 +65,6 @@ final class Message: @unchecked Sendable {
     var serial: UInt32 { dbus_message_get_serial(raw) }
 
     func setNoReply() { dbus_message_set_no_reply(raw, 1) }
-    func setAutoStart(_ autoStart: Bool) { dbus_message_set_auto_start(raw, autoStart ? 1 : 0) }
 
     func setDestination(_ destination: BusName) {
         _ = dbus_message_set_destination(raw, destination.rawValue)

@@ -52,7 +52,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         // deinitialised must not outlive this call.
         let (playbin, continuation) = (UncheckedPointer(playbin), continuation)
         let handlers = signalHandlers
-        Self.onLoop(loop) {
+        loop.sync {
             Self.tearDown(playbin.pointer, handlers: handlers, continuation: continuation)
         }
         gst_object_unref(playbin.pointer)
@@ -192,7 +192,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Tears the pipeline down and finishes ``events``; waits for the loop thread.
     public func shutdown() {
-        Self.onLoop(loop) { [self] in
+        loop.sync { [self] in
             guard !session.isShutDown else { return }
             session.isShutDown = true
             Self.tearDown(playbin, handlers: signalHandlers, continuation: continuation)
@@ -211,18 +211,6 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             g_signal_handler_disconnect(playbin, handler)
         }
         continuation.finish()
-    }
-
-    /// Runs `work` on the loop thread and waits for it. (EventLoop.sync traps when the queued
-    /// closure is released after sync returns, which GLib's idle sources do.)
-    private static func onLoop(_ loop: EventLoop, _ work: @escaping @Sendable () -> Void) {
-        if loop.isCurrentThread { return work() }
-        let done = DispatchSemaphore(value: 0)
-        loop.execute {
-            work()
-            done.signal()
-        }
-        done.wait()
     }
 
     // MARK: Pipeline control (loop thread)
