@@ -44,6 +44,9 @@ final class LinnetWorld: @unchecked Sendable {
         try? FileManager.default.removeItem(at: home)
     }
 
+    /// Replaces entries of ``environment`` (e.g. an XDG folder a test breaks on purpose).
+    var environmentOverrides: [String: String] = [:]
+
     /// The environment linnet runs in: this world's bus, home and XDG folders.
     var environment: [String: String] {
         [
@@ -53,7 +56,7 @@ final class LinnetWorld: @unchecked Sendable {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-        ]
+        ].merging(environmentOverrides) { $1 }
     }
 
     /// The saved session file.

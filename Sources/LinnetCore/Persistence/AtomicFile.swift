@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 
@@ -20,7 +21,7 @@ enum AtomicFile {
         try createDirectories(directory, mode: directoryMode)
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
         let serial = counter.add(1, ordering: .relaxed).newValue
-        let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(serial)"
+        let temporary = "\(directory)/\(temporaryPrefix(name))\(getpid())-\(serial)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw FileWriteError(path: temporary, operation: "create temporary file", code: errno) }
         let failure = fill(fd, with: bytes, path: temporary)
@@ -42,6 +43,27 @@ enum AtomicFile {
         }
         try syncDirectory(directory)
     }
+
+    /// Removes temporary files that writers of `path` left when they were killed mid-write
+    /// (`kill -9`, power cut): those whose process is gone. A live writer's file is left alone,
+    /// even another process's. Returns the names removed.
+    @discardableResult
+    static func removeStaleTemporaries(of path: String) -> [String] {
+        let directory = FileURI.normalized(path + "/..")
+        let prefix = temporaryPrefix(path.split(separator: "/").last.map(String.init) ?? "file")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { name in
+            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }) else {
+                return false
+            }
+            let alive = pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH
+            return !alive && unlink("\(directory)/\(name)") == 0
+        }
+    }
+
+    /// Temporary files of `name` are `.<name>.tmp-<pid>-<serial>`: hidden, and traceable to
+    /// their writer.
+    private static func temporaryPrefix(_ name: String) -> String { ".\(name).tmp-" }
 
     /// Creates `path` and its missing parents with `mode`; existing directories are left as
     /// they are.

@@ -43,6 +43,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// Reads the saved value. Never throws: a missing file is ``LoadResult/missing``, anything
     /// unreadable is moved aside and reported as ``LoadResult/corrupt(reason:movedTo:)``.
     public func load() -> LoadResult {
+        for name in AtomicFile.removeStaleTemporaries(of: path) {
+            Self.logger.notice("Removed \(name), left by a save that was interrupted")
+        }
         let bytes: [UInt8]
         do {
             bytes = try BoundedFileReader.read(path, limit: Self.maxFileSize)

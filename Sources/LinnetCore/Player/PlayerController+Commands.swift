@@ -78,6 +78,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
                 state.seekInFlight = position
             }
         }
+        saveSoon()
     }
 
     public func openURI(_ uri: String) throws {

@@ -60,6 +60,11 @@ extension PlayerController: MPRISPlaylistsHandler {
             for rejection in resolved.rejections {
                 self.logger.warning("playlist \(item.file.lastPathComponent): \(rejection)")
             }
+            // A playlist whose entries are all gone must not wipe the queue the user has.
+            guard !resolved.items.isEmpty else {
+                self.logger.error("playlist \(item.file.lastPathComponent) has nothing playable; keeping the current queue")
+                return
+            }
             self.replaceQueue(with: resolved.items, playlist: item.playlist)
         }
     }

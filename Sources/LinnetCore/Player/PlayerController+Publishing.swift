@@ -32,6 +32,12 @@ extension PlayerController {
         saver.setPlaying(state.intent == .playing, snapshot: snapshotProvider)
     }
 
+    /// Saves the session once changes settle, for changes that publish nothing (a seek: without
+    /// it, a crash right after a long seek would lose the jump, not just a few seconds).
+    func saveSoon() {
+        saver.scheduleSave(snapshotProvider)
+    }
+
     /// Takes a snapshot later without keeping the player alive; nil once it is gone.
     private var snapshotProvider: @Sendable () -> SavedSession? {
         { [weak self] in self?.snapshot() }
