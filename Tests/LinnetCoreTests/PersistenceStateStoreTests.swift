@@ -143,6 +143,27 @@ import Testing
         #expect(loads.values.count > 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["session.json"])
     }
+
+    /// A save killed mid-write leaves `.session.json.tmp-<pid>-<n>`; the next load removes it
+    /// when that process is gone, and leaves a live writer's file alone.
+    @Test func loadRemovesTemporariesOfDeadWritersOnly() throws {
+        let dir = try ScratchDirectory()
+        let file = URL(fileURLWithPath: dir.path("state/session.json"))
+        let store = StateStore<Session>(fileURL: file)
+        try store.save(Session(queue: ["a"], position: 1, generation: 1))
+        // pid_max is at most 2^22 on Linux: this pid cannot exist. pid 1 always does.
+        let dead = try dir.write("state/.session.json.tmp-2147483600-7", "{\"torn")
+        let live = try dir.write("state/.session.json.tmp-1-3", "{\"in progress")
+        let unrelated = try dir.write("state/.other.json.tmp-2147483600-1", "not ours")
+        guard case .loaded(let session) = store.load() else {
+            Issue.record("the saved session did not load")
+            return
+        }
+        #expect(session.queue == ["a"])
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(FileManager.default.fileExists(atPath: unrelated))
+    }
 }
 
 /// Runs blocking work on a thread of its own, off Swift's small cooperative pool.

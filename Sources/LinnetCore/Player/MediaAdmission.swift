@@ -6,6 +6,15 @@ import Foundation
 /// bounded in length. Refusals are `InvalidArgs` with the reason.
 enum MediaAdmission {
     static let maximumURILength = 8192
+    /// The longest queue clients may build one track at a time; as many as a playlist may hold.
+    static let maximumQueueLength = PlaylistLimits().maxEntries
+
+    /// Refuses to grow a queue of `length` entries past ``maximumQueueLength``.
+    static func ensureRoom(queueLength length: Int) throws(DBusError) {
+        guard length < maximumQueueLength else {
+            throw DBusError(.limitsExceeded, "the queue is full (\(maximumQueueLength) tracks); remove some first")
+        }
+    }
 
     /// The URI to queue for `uri`, or a D-Bus error saying why not.
     static func admit(_ uri: String) throws(DBusError) -> String {

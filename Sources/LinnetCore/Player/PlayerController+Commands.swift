@@ -83,6 +83,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
 
     public func openURI(_ uri: String) throws {
         let item = try MediaAdmission.admit(uri)
+        try MediaAdmission.ensureRoom(queueLength: state.withLock { $0.queue.entries.count })
         state.withLock { state in
             let afterID = state.queue.current?.id
             let added = state.queue.insert([item], after: afterID, makeCurrent: true)
@@ -163,6 +164,7 @@ extension PlayerController: MPRISTrackListHandler {
 
     public func addTrack(uri: String, after: TrackID, setAsCurrent: Bool) throws {
         let item = try MediaAdmission.admit(uri)
+        try MediaAdmission.ensureRoom(queueLength: state.withLock { $0.queue.entries.count })
         state.withLock { state in
             let afterID = after.isNoTrack ? nil : after.entryID
             let added = state.queue.insert([item], after: afterID, makeCurrent: setAsCurrent)
