@@ -42,7 +42,8 @@ failed=0
 for sanitizer in "${SANITIZERS[@]}"; do
   case "$sanitizer" in
     address)
-      export ASAN_OPTIONS="detect_leaks=1:log_path=$REPORTS/asan:detect_stack_use_after_return=0:handle_segv=1"
+      # Full unwinding: GLib and GStreamer are built without frame pointers.
+      export ASAN_OPTIONS="detect_leaks=1:log_path=$REPORTS/asan:fast_unwind_on_malloc=0:malloc_context_size=40"
       export LSAN_OPTIONS="suppressions=$SUPPRESSIONS/lsan.supp:print_suppressions=0"
       ;;
     thread)
