@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test fuzz run install clean
+.PHONY: deps build test check fuzz run install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -12,6 +12,11 @@ build: deps
 
 test: deps
 	scripts/run-tests.sh
+
+# AddressSanitizer (with LeakSanitizer) and ThreadSanitizer builds running a playback + D-Bus
+# subset of the tests; SANITIZERS=address or SANITIZERS=thread runs one.
+check: deps
+	scripts/check-sanitizers.sh $(SANITIZERS)
 
 # The D-Bus fuzzer for five minutes (the test suite runs it briefly); LINNET_FUZZ_SEED replays a run.
 fuzz: deps
