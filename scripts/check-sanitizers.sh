@@ -17,7 +17,7 @@ if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PAT
 
 # Playback through the engine, MPRIS and D-Bus in-process, and the daemon end to end (the
 # scenario quits cleanly so the leak checker runs at linnet's exit).
-FILTER=${LINNET_SANITIZER_FILTER:-'SanitizerScenarioTests|SpecRuleTests|ServerErrorTests|ConcurrencyTests|PlaybackTests\.|GaplessTests|FailureTests|busDaemonDying|corruptFileIsSkipped|quitReleasesTheName'}
+FILTER=${LINNET_SANITIZER_FILTER:-'SanitizerScenarioTests|SpecRuleTests|ServerErrorTests|ConcurrencyTests|GaplessTests|FailureTests|busDaemonDying|corruptFileIsSkipped|quitReleasesTheName'}
 SANITIZERS=("${@:-address thread}")
 read -r -a SANITIZERS <<<"${SANITIZERS[*]}"
 SUPPRESSIONS="$PWD/Tests/Sanitizers"

@@ -1,5 +1,6 @@
 internal import CGLib
 import Foundation
+import Synchronization
 
 /// One GLib main loop running on a dedicated thread.
 ///
@@ -66,7 +67,7 @@ public final class EventLoop: @unchecked Sendable {
         g_source_set_priority(source, linnet_g_priority_default())
         let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
         g_source_set_callback(source, { data in
-            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().run()
             return linnet_g_source_remove()
         }, box, { data in Unmanaged<WorkBox>.fromOpaque(data!).release() })
         g_source_attach(source, context)
@@ -105,23 +106,44 @@ public final class EventLoop: @unchecked Sendable {
 }
 
 /// A closure that `execute` passes through GLib as user data.
+///
+/// GLib's own locking orders the hand-off, but it is futex-based and ThreadSanitizer cannot see
+/// it; the release/acquire pair on `published` states the same order where it can (`make check`).
 private final class WorkBox {
-    let work: @Sendable () -> Void
-    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+    private let work: @Sendable () -> Void
+    private let published = Atomic<Bool>(false)
+    init(_ work: @escaping @Sendable () -> Void) {
+        self.work = work
+        published.store(true, ordering: .releasing)
+    }
+
+    func run() {
+        _ = published.load(ordering: .acquiring)
+        work()
+    }
 }
 
 /// Carries a non-escaping closure and its result across to the loop thread during `sync`, which
 /// waits for it; the wait is what makes the unchecked hand-off safe.
 private final class SyncBox<T> {
     private var work: (() throws -> T)?
-    var result: Result<T, any Error>?
+    private var stored: Result<T, any Error>?
+    /// Orders `run` before `result` for ThreadSanitizer, which cannot see the semaphore's futex.
+    private let finished = Atomic<Bool>(false)
     init(_ work: @escaping () throws -> T) { self.work = work }
 
     /// Runs the work and drops it before the waiter resumes: the closure must not outlive `sync`.
     func run() {
         guard let work else { return }
-        result = Result { try work() }
+        stored = Result { try work() }
         self.work = nil
+        finished.store(true, ordering: .releasing)
+    }
+
+    /// What `run` produced; read after the waiter resumed.
+    var result: Result<T, any Error>? {
+        _ = finished.load(ordering: .acquiring)
+        return stored
     }
 }
 
