@@ -23,6 +23,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     let tagReader: TagReader
     /// Touched on the loop thread only; that confinement is what makes the class Sendable.
     var session = EngineSession()
+    let positionCache = PositionCache()
     private var signalHandlers: [gulong] = []
 
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
@@ -91,6 +92,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Replaces the current URI; see ``PlaybackEngine/load(_:)``.
     public func load(_ uri: String) {
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown else { return }
             restart(with: uri)
@@ -100,6 +102,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Queues the gapless follower; see ``PlaybackEngine/setNext(_:)``.
     public func setNext(_ uri: String?) {
         // Through the loop, so it lands after a load() issued just before it (load clears it).
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown else { return }
             queueNext(uri)
@@ -108,6 +111,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Plays the loaded URI; after end-of-stream, from its start again.
     public func play() {
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .playing
@@ -122,6 +126,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Pauses (prerolls, when stopped).
     public func pause() {
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .paused
@@ -131,6 +136,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Stops and resets to the start of the current track, forgetting the queued next URI.
     public func stop() {
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .stopped
@@ -140,6 +146,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Seeks accurately; reported by ``PlaybackEvent/seekCompleted(microseconds:)``.
     public func seek(toMicroseconds microseconds: Int64) {
+        positionCache.invalidate()
         loop.execute { [self] in
             guard !session.isShutDown, session.loadedURI != nil else { return }
             seek(toMicroseconds: microseconds, reported: true)
@@ -149,6 +156,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Sets the rate (0.25…4), kept across gapless switches.
     public func setRate(_ rate: Double) {
         let clamped = min(max(rate, 0.25), 4.0)
+        positionCache.invalidate()
         loop.execute { [self] in
             session.rate = clamped
             guard !session.isShutDown, session.prerolled, session.appliedRate != clamped else { return }
@@ -161,6 +169,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     public func setVolume(_ volume: Double) {
         // playbin's volume property tops out at 10 (+20 dB).
         let clamped = min(max(volume, 0), 10)
+        positionCache.invalidate()
         loop.execute { [self] in
             // Known before it is set, so the notification it causes is recognised as our own.
             session.level.volume = clamped
@@ -170,6 +179,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Mutes or unmutes.
     public func setMuted(_ muted: Bool) {
+        positionCache.invalidate()
         loop.execute { [self] in
             session.level.muted = muted
             playbin.set("mute", muted)
@@ -178,11 +188,13 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Queries the position in microseconds; callable from any thread.
     public func position() -> Int64? {
-        // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
-        var nanoseconds: gint64 = 0
-        guard gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
-              nanoseconds >= 0 else { return nil }
-        return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+        positionCache.value { [playbin] in
+            // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
+            var nanoseconds: gint64 = 0
+            guard gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
+                  nanoseconds >= 0 else { return nil }
+            return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+        }
     }
 
     /// Queries the duration in microseconds; callable from any thread.
