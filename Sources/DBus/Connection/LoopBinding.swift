@@ -65,10 +65,10 @@ final class LoopBinding: @unchecked Sendable {
             if events.contains(.error) || events.contains(.invalid) { condition |= DBUS_WATCH_ERROR.rawValue }
             if events.contains(.hangup) { condition |= DBUS_WATCH_HANGUP.rawValue }
             _ = dbus_watch_handle(watchHandle.pointer, condition)
-            // libdbus announces only changes of its dispatch status; this covers reads that add
-            // messages without one. Without it the calls/s and signal-latency tests were not
-            // faster (noisy runs), so it stays; the flag makes it a no-op when a pass is queued.
-            self?.scheduleDispatch()
+            // Dispatch what was just read in this same loop iteration: queueing the pass cost
+            // one more poll and idle source per incoming call (make bench: CPU per GetAll).
+            // This also covers reads that add messages without a dispatch-status change.
+            self?.dispatchPending()
             return .keep
         }
         dbus_watch_set_data(watch, Unmanaged.passRetained(source).toOpaque(), releaseSource)
