@@ -53,7 +53,7 @@ extern pid_t player_pid;
 
 /* Launch: waits until `name` is owned and a GetAll succeeds; outputs both times. */
 void measure_launch(DBusConnection *bus, const char *name, char *const argv[], const char *log_path,
-                    const char *prefix);
+                    const char *prefix, int timeout_s);
 void wait_for_status(DBusConnection *bus, const char *name, const char *status, double timeout_s);
 
 /* The measurement phases. */

@@ -135,7 +135,7 @@ int dict_has_key(DBusMessageIter *dict_iter, const char *key) {
 /* Starts the player and times: exec → NameOwnerChanged(name) seen, and exec → first GetAll(Player)
  * answered. The clock starts right before fork. */
 void measure_launch(DBusConnection *bus, const char *name, char *const argv[], const char *log_path,
-                    const char *prefix) {
+                    const char *prefix, int timeout_s) {
     char rule[512], metric[128];
     snprintf(rule, sizeof rule,
              "type='signal',sender='" DBUS_SERVICE_DBUS "',member='NameOwnerChanged',arg0='%s'", name);
@@ -145,7 +145,8 @@ void measure_launch(DBusConnection *bus, const char *name, char *const argv[], c
     int64_t owned = 0;
     while (!owned) {
         if (!player_alive()) fail("%s exited before owning %s (see %s)", argv[0], name, log_path);
-        if ((now_ns() - start) > 60 * (int64_t)1000000000) fail("%s did not own %s within 60 s", argv[0], name);
+        if ((now_ns() - start) > timeout_s * (int64_t)1000000000)
+            fail("%s did not own %s within %d s", argv[0], name, timeout_s);
         dbus_connection_read_write(bus, 20);
         DBusMessage *message;
         while (!owned && (message = dbus_connection_pop_message(bus))) {
@@ -167,7 +168,7 @@ void measure_launch(DBusConnection *bus, const char *name, char *const argv[], c
         if (reply) {
             answered = now_ns();
             dbus_message_unref(reply);
-        } else if (!player_alive() || now_ns() - start > 60 * (int64_t)1000000000) {
+        } else if (!player_alive() || now_ns() - start > timeout_s * (int64_t)1000000000) {
             fail("%s owns %s but never answered GetAll", argv[0], name);
         }
     }

@@ -186,7 +186,7 @@ static double cpu_over(double seconds) {
 
 void run_player_round(const char *name, char *const argv[], const char *log_path, const struct settings *s) {
     DBusConnection *bus = connect_bus();
-    measure_launch(bus, name, argv, log_path, "");
+    measure_launch(bus, name, argv, log_path, "", 60);
     wait_for_status(bus, name, "Playing", 20);
 
     char cpu_key[64];
