@@ -19,6 +19,7 @@ public final class MPRISServer: Sendable {
     let state: Mutex<MPRISState>
     private let ownedName = Mutex<BusName?>(nil)
     private let metadataCache = MetadataValueCache()
+    let trackSetCache = TrackSetCache()
 
     /// Prepares a server with the initial `state`; nothing is on the bus until ``start(name:)``.
     public init(
