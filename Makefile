@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test check fuzz run install clean
+.PHONY: deps build test check fuzz bench run install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -21,6 +21,10 @@ check: deps
 # The D-Bus fuzzer for five minutes (the test suite runs it briefly); LINNET_FUZZ_SEED replays a run.
 fuzz: deps
 	SWIFT_BACKTRACE=enable=no LINNET_FUZZ_SECONDS=$${LINNET_FUZZ_SECONDS:-300} timeout 900 swift test --disable-xctest --filter BusFuzz
+
+# linnet against mpv + mpv-mpris and a C libdbus floor; writes Benchmarks/results.md (settings: scripts/bench.sh).
+bench:
+	scripts/bench.sh
 
 # Builds and starts linnet (under dbus-run-session when there is no session bus).
 run:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Linnet needs to build and test, only those missing.
 # Idempotent and quick when everything is present; uses sudo when not root.
+# `--bench` adds what `make bench` compares against and builds with (mpv, mpv-mpris, a C compiler).
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,7 @@ packages=(
   pulseaudio pulseaudio-utils
   playerctl
 )
+if [[ ${1:-} == --bench ]]; then packages+=(mpv mpv-mpris gcc libc6-dev); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -35,6 +35,11 @@ extension EventLoop {
         handler: @escaping (FileEvents) -> SourceDisposition
     ) -> EventSource {
         let source = g_unix_fd_source_new(fileDescriptor, GIOCondition(rawValue: events.rawValue))!
+        // GLib blocks a dispatching source by removing its descriptor from the poll set and
+        // adding it back afterwards, and each of those writes the context's eventfd: two wasted
+        // wake-ups per D-Bus message. Handlers never iterate the loop themselves, so they cannot
+        // recurse and need no blocking.
+        g_source_set_can_recurse(source, 1)
         let box = Unmanaged.passRetained(FileHandlerBox(handler)).toOpaque()
         linnet_g_source_set_fd_callback(source, { _, condition, data in
             let box = Unmanaged<FileHandlerBox>.fromOpaque(data!).takeUnretainedValue()

@@ -25,7 +25,10 @@ public struct ObjectPath: ValidatedName {
 
     /// Whether `self` is `other` or lies below it (`/a/b` is below `/a`, `/ab` is not).
     public func isDescendant(of other: ObjectPath) -> Bool {
-        other.rawValue == "/" || rawValue == other.rawValue || rawValue.hasPrefix(other.rawValue + "/")
+        // Without building `other + "/"`: queues of thousands of track ids are checked this way.
+        guard other.rawValue != "/", rawValue != other.rawValue else { return true }
+        return rawValue.hasPrefix(other.rawValue)
+            && rawValue.utf8.dropFirst(other.rawValue.utf8.count).first == UInt8(ascii: "/")
     }
 }
 

@@ -14,7 +14,7 @@ extension MPRISServer {
                     guard ids.count <= Self.maximumTracksPerRequest else {
                         throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
                     }
-                    let known = Set(state.withLock { $0.trackList.tracks })
+                    let known = trackSetCache.set(of: state.withLock { $0.trackList.tracks })
                     let requested = ids.compactMap { TrackID(received: $0) }.filter { known.contains($0) }
                     return [.array(metadataType, handler.metadata(for: requested).map(\.dbusValue))]
                 },

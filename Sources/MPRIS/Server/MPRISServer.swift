@@ -18,6 +18,8 @@ public final class MPRISServer: Sendable {
     let playlistsHandler: (any MPRISPlaylistsHandler)?
     let state: Mutex<MPRISState>
     private let ownedName = Mutex<BusName?>(nil)
+    private let metadataCache = MetadataValueCache()
+    let trackSetCache = TrackSetCache()
 
     /// Prepares a server with the initial `state`; nothing is on the bus until ``start(name:)``.
     public init(
@@ -115,11 +117,17 @@ public final class MPRISServer: Sendable {
     /// Sends PropertiesChanged for every served interface whose values differ. Called with the
     /// state lock held, so signals leave in the order the changes were made.
     func emitChanges(from old: MPRISState, to new: MPRISState) {
-        var tables: [(InterfaceName, [PropertySpec])] = [
-            (MPRISNames.root, PropertyTable.root), (MPRISNames.player, PropertyTable.player),
-        ]
-        if trackListHandler != nil { tables.append((MPRISNames.trackList, PropertyTable.trackList)) }
-        if playlistsHandler != nil { tables.append((MPRISNames.playlists, PropertyTable.playlists)) }
+        // An interface whose state is unchanged is skipped without building any D-Bus value:
+        // publishing a PlayPause was otherwise dominated by rebuilding every property twice.
+        var tables: [(InterfaceName, [PropertySpec])] = []
+        if old.root != new.root { tables.append((MPRISNames.root, PropertyTable.root)) }
+        if old.player != new.player { tables.append((MPRISNames.player, PropertyTable.player)) }
+        if trackListHandler != nil, old.trackList != new.trackList {
+            tables.append((MPRISNames.trackList, PropertyTable.trackList))
+        }
+        if playlistsHandler != nil, old.playlists != new.playlists {
+            tables.append((MPRISNames.playlists, PropertyTable.playlists))
+        }
         for (interface, table) in tables {
             let changes = PropertyChanges(table: table, old: old, new: new)
             guard !changes.isEmpty else { continue }
@@ -142,6 +150,11 @@ public final class MPRISServer: Sendable {
             let getter: @Sendable () throws -> DBusValue
             if spec.name == "Position" {
                 getter = { [weak self] in .int64(self?.livePosition() ?? 0) }
+            } else if spec.name == "Metadata" {
+                getter = { [weak self] in
+                    guard let self else { throw DBusError(.unknownObject, "the player is gone") }
+                    return metadataCache.value(for: state.withLock { $0.player.metadata })
+                }
             } else {
                 getter = { [weak self] in
                     guard let self else { throw DBusError(.unknownObject, "the player is gone") }

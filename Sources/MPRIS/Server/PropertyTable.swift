@@ -10,15 +10,20 @@ struct PropertySpec: Sendable {
     let emits: EmitsChangedSignal
     let isOptional: Bool
     let read: @Sendable (MPRISState) -> DBusValue
+    /// Compares the typed values directly, for properties whose D-Bus form is costly to build
+    /// (Metadata, Tracks): change detection then builds it only when it is sent.
+    let same: (@Sendable (MPRISState, MPRISState) -> Bool)?
 
     init(_ name: MemberName, _ type: DBusType, _ access: DBusProperty.Access = .read,
          emits: EmitsChangedSignal = .true, optional: Bool = false,
+         same: (@Sendable (MPRISState, MPRISState) -> Bool)? = nil,
          read: @escaping @Sendable (MPRISState) -> DBusValue) {
         self.name = name
         self.type = type
         self.access = access
         self.emits = emits
         self.isOptional = optional
+        self.same = same
         self.read = read
     }
 
@@ -43,7 +48,8 @@ enum PropertyTable {
         PropertySpec("LoopStatus", .string, .readwrite, optional: true) { .string($0.player.loopStatus.rawValue) },
         PropertySpec("Rate", .double, .readwrite) { .double($0.player.rate) },
         PropertySpec("Shuffle", .boolean, .readwrite, optional: true) { .boolean($0.player.shuffle) },
-        PropertySpec("Metadata", .dictionary(key: .string, value: .variant)) { $0.player.metadata.dbusValue },
+        PropertySpec("Metadata", .dictionary(key: .string, value: .variant),
+                     same: { $0.player.metadata == $1.player.metadata }) { $0.player.metadata.dbusValue },
         PropertySpec("Volume", .double, .readwrite) { .double($0.player.volume) },
         PropertySpec("Position", .int64, emits: .false) { .int64($0.player.position) },
         PropertySpec("MinimumRate", .double) { .double($0.player.minimumRate) },
@@ -57,7 +63,8 @@ enum PropertyTable {
     ]
 
     static let trackList: [PropertySpec] = [
-        PropertySpec("Tracks", .array(.objectPath), emits: .invalidates) {
+        PropertySpec("Tracks", .array(.objectPath), emits: .invalidates,
+                     same: { $0.trackList.tracks == $1.trackList.tracks }) {
             .array(.objectPath, $0.trackList.tracks.map { .objectPath($0.path) })
         },
         PropertySpec("CanEditTracks", .boolean) { .boolean($0.trackList.canEditTracks) },
@@ -82,9 +89,13 @@ struct PropertyChanges {
     /// (false) are never included, `invalidates` properties are named without value.
     init(table: [PropertySpec], old: MPRISState, new: MPRISState) {
         for spec in table where spec.emits == .true || spec.emits == .invalidates {
-            let before = spec.read(old)
+            if let same = spec.same {
+                if same(old, new) { continue }
+                if spec.emits == .true { changed.append((spec.name, spec.read(new))) } else { invalidated.append(spec.name) }
+                continue
+            }
             let after = spec.read(new)
-            guard before != after else { continue }
+            guard spec.read(old) != after else { continue }
             if spec.emits == .true {
                 changed.append((spec.name, after))
             } else {

@@ -6,6 +6,7 @@ extension GStreamerEngine {
         // Messages from a pipeline generation already abandoned (an error storm, a file
         // replaced by load) describe nothing current.
         guard !session.isShutDown, message.generation == session.generation else { return }
+        positionCache.invalidate()
         switch message.type {
         case GST_MESSAGE_ERROR: handleError(message)
         case GST_MESSAGE_WARNING: handleWarning(message)

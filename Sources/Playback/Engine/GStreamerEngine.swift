@@ -6,7 +6,10 @@ import Foundation
 ///
 /// All pipeline control and all bus messages run on the shared ``EventLoop`` thread, which also
 /// carries D-Bus; commands only queue work there and return. The bus has one consumer, a sync
-/// handler forwarding to that thread, so an idle or paused engine wakes nothing up. The only
+/// handler forwarding to that thread, so an idle or paused engine wakes nothing up. Commands are
+/// queued even when issued on the loop thread: a D-Bus handler then publishes the new state and
+/// replies before the pipeline changes state (run inline, PlayPause's PropertiesChanged left
+/// ~0.8 ms later, waiting on set_state; measured with `make bench`). The only
 /// work on GStreamer's streaming threads is handing the queued next URI to playbin in
 /// about-to-finish.
 public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
@@ -20,6 +23,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     let tagReader: TagReader
     /// Touched on the loop thread only; that confinement is what makes the class Sendable.
     var session = EngineSession()
+    let positionCache = PositionCache()
     private var signalHandlers: [gulong] = []
 
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
@@ -88,7 +92,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Replaces the current URI; see ``PlaybackEngine/load(_:)``.
     public func load(_ uri: String) {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown else { return }
             restart(with: uri)
         }
@@ -97,7 +102,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Queues the gapless follower; see ``PlaybackEngine/setNext(_:)``.
     public func setNext(_ uri: String?) {
         // Through the loop, so it lands after a load() issued just before it (load clears it).
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown else { return }
             queueNext(uri)
         }
@@ -105,7 +111,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Plays the loaded URI; after end-of-stream, from its start again.
     public func play() {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .playing
             if session.ended {
@@ -119,7 +126,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Pauses (prerolls, when stopped).
     public func pause() {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .paused
             applyTarget()
@@ -128,7 +136,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Stops and resets to the start of the current track, forgetting the queued next URI.
     public func stop() {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown else { return }
             session.target = .stopped
             restart(with: session.currentURI)
@@ -137,7 +146,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Seeks accurately; reported by ``PlaybackEvent/seekCompleted(microseconds:)``.
     public func seek(toMicroseconds microseconds: Int64) {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             guard !session.isShutDown, session.loadedURI != nil else { return }
             seek(toMicroseconds: microseconds, reported: true)
         }
@@ -146,7 +156,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Sets the rate (0.25…4), kept across gapless switches.
     public func setRate(_ rate: Double) {
         let clamped = min(max(rate, 0.25), 4.0)
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             session.rate = clamped
             guard !session.isShutDown, session.prerolled, session.appliedRate != clamped else { return }
             seek(toMicroseconds: position() ?? 0, reported: false)
@@ -158,7 +169,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     public func setVolume(_ volume: Double) {
         // playbin's volume property tops out at 10 (+20 dB).
         let clamped = min(max(volume, 0), 10)
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             // Known before it is set, so the notification it causes is recognised as our own.
             session.level.volume = clamped
             playbin.set("volume", clamped)
@@ -167,7 +179,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Mutes or unmutes.
     public func setMuted(_ muted: Bool) {
-        loop.perform { [self] in
+        positionCache.invalidate()
+        loop.execute { [self] in
             session.level.muted = muted
             playbin.set("mute", muted)
         }
@@ -175,11 +188,13 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
 
     /// Queries the position in microseconds; callable from any thread.
     public func position() -> Int64? {
-        // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
-        var nanoseconds: gint64 = 0
-        guard gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
-              nanoseconds >= 0 else { return nil }
-        return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+        positionCache.value { [playbin] in
+            // Queries are thread-safe in GStreamer, so this needs no trip through the loop.
+            var nanoseconds: gint64 = 0
+            guard gst_element_query_position(playbin, GST_FORMAT_TIME, &nanoseconds) != 0,
+                  nanoseconds >= 0 else { return nil }
+            return ClockTime.microseconds(fromNanoseconds: nanoseconds)
+        }
     }
 
     /// Queries the duration in microseconds; callable from any thread.
