@@ -85,6 +85,14 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
         interruptions.handler.withLock { $0 = handler }
     }
 
+    /// The other players followed now, by bus name, with their PlaybackStatus (after every
+    /// request and bus event received so far); for diagnostics and tests.
+    public func players() async -> [String: String] {
+        await withCheckedContinuation { continuation in
+            commands.yield(.report(continuation))
+        }
+    }
+
     /// Waits until every request and bus event received so far has been handled.
     public func settle() async {
         await withCheckedContinuation { continuation in
@@ -118,4 +126,5 @@ enum FocusCommand: Sendable {
     /// The resume window of the yield numbered `token` ended.
     case resumeWindowEnded(token: UInt64)
     case barrier(CheckedContinuation<Void, Never>)
+    case report(CheckedContinuation<[String: String], Never>)
 }

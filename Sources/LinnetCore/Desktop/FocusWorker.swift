@@ -77,6 +77,8 @@ actor FocusWorker {
             yielded = nil
         case .barrier(let continuation):
             continuation.resume()
+        case .report(let continuation):
+            continuation.resume(returning: Dictionary(uniqueKeysWithValues: peers.map { ($0.key.rawValue, $0.value.status) }))
         }
     }
 
