@@ -113,3 +113,17 @@ extension PlayerController {
         }
     }
 }
+
+extension PlayerController {
+    /// The output linnet played to went away (or the user moved the stream): pause, like a
+    /// phone when headphones come out, unless told to keep playing.
+    func outputMoved(to device: String?, _ state: inout State) {
+        logger.info("the audio output moved to \(device ?? "another device")")
+        guard configuration.desktop.onRouteLost == .pause, state.intent == .playing else { return }
+        state.intent = .paused
+        state.pausedBySoundServer = false
+        engine.pause()
+        logger.info("paused: the audio output went away")
+        publish(state, position: engine.position())
+    }
+}
