@@ -186,4 +186,30 @@ import TestSupport
             hung.kill()
         }
     }
+
+    /// mpv with its MPRIS plugin, where installed: a player linnet did not write.
+    @Test(.enabled(if: OtherPlayer.mpvIsInstalled))
+    func mpvIsPausedResumedDuckedAndRestored() async throws {
+        try await withTimeout(.seconds(90), "mpv test") {
+            let world = try LinnetWorld()
+            let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 30)
+            let mpv = try await OtherPlayer.mpv(in: world, playing: track)
+            try await mpv.setVolume(0.37)
+
+            let pausing = try Self.coordinator(world, policy: .pauseOthers)
+            try await Self.waitForPlayers(pausing, [mpv.name.rawValue: "Playing"])
+            pausing.acquire(.music)
+            try await mpv.waitForStatus("Paused")
+            pausing.release(.music)
+            try await mpv.waitForStatus("Playing")
+
+            let ducking = try Self.coordinator(world, policy: .duck)
+            try await Self.waitForPlayers(ducking, [mpv.name.rawValue: "Playing"])
+            ducking.acquire(.alarm)
+            try await waitUntil(.seconds(15), "mpv ducked") { try await abs(mpv.volume() - 0.37 * 0.25) < 0.001 }
+            ducking.release(.alarm)
+            try await waitUntil(.seconds(15), "mpv restored") { try await abs(mpv.volume() - 0.37) < 0.000_001 }
+            #expect(try await mpv.status() == "Playing")
+        }
+    }
 }
