@@ -86,6 +86,7 @@ struct Daemon {
             logger.notice("asked to quit; saving the session and exiting")
         }
         controller.shutdown()
+        await desktop.settle()
         connection.flush()
         return reason.status
     }
