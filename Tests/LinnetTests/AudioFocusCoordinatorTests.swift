@@ -65,6 +65,28 @@ import TestSupport
         }
     }
 
+    /// The daemon starts playing while the coordinator is still surveying the bus: players
+    /// found playing then were there first, so they are paused, and linnet does not give way.
+    @Test func acquiringBeforeTheSurveyEndsPausesRatherThanGivesWay() async throws {
+        try await withTimeout(.seconds(90), "early acquire test") {
+            let world = try LinnetWorld()
+            let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
+            let first = try await OtherPlayer("first", in: world, playing: track)
+            let second = try await OtherPlayer("second", in: world, playing: track)
+            let focus = try Self.coordinator(world, policy: .pauseOthers)
+            let interruptions = Recorder<FocusInterruption>()
+            focus.onInterruption { interruptions.record($0) }
+            focus.acquire(.music)
+            try await first.waitForStatus("Paused")
+            try await second.waitForStatus("Paused")
+            try await Self.waitForPlayers(focus, [first.name.rawValue: "Paused", second.name.rawValue: "Paused"])
+            #expect(interruptions.values.isEmpty)
+            focus.release(.music)
+            try await first.waitForStatus("Playing")
+            try await second.waitForStatus("Playing")
+        }
+    }
+
     @Test func duckLowersVolumesAndRestoresThemExactly() async throws {
         try await withTimeout(.seconds(90), "duck test") {
             let world = try LinnetWorld()

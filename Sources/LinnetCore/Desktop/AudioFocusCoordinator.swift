@@ -121,8 +121,9 @@ enum FocusCommand: Sendable {
     case discover
     case nameOwnerChanged(NameOwnerChange)
     case propertiesChanged(sender: BusName, changed: [String: DBusValue])
-    /// A player's properties, read after it appeared.
-    case fetched(name: BusName, owner: BusName, properties: [String: DBusValue])
+    /// A player's properties, read after it appeared (`initial`: it was on the bus when the
+    /// coordinator started).
+    case fetched(name: BusName, owner: BusName, properties: [String: DBusValue], initial: Bool)
     /// The resume window of the yield numbered `token` ended.
     case resumeWindowEnded(token: UInt64)
     case barrier(CheckedContinuation<Void, Never>)
