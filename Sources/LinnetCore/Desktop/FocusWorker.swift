@@ -12,9 +12,16 @@ actor FocusWorker {
     }
 
     /// What linnet did to a player and must undo.
-    enum Touch {
+    enum Touch: CustomStringConvertible {
         case paused
         case ducked(original: Double, applied: Double)
+
+        var description: String {
+            switch self {
+            case .paused: "paused"
+            case .ducked(let original, let applied): "ducked from \(original) to \(applied)"
+            }
+        }
     }
 
     /// linnet gave way to `player`; it resumes if that player stops before the window ends.
