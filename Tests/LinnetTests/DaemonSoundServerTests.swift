@@ -20,8 +20,12 @@ import TestSupport
         defer { server.stop() }
         let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
         let call = try await world.makeTrack("call.ogg", title: "Call", seconds: 2)
-        try await world.start(["--no-resume", track], sink: "pulsesink server=\(server.address)")
+        // Another player (not on this sound server, so no call corks it) that linnet pauses.
+        let other = try await OtherPlayer("other", in: world, playing: track)
+        try await world.start(
+            ["--no-resume", "--focus", "pause-others", track], sink: "pulsesink server=\(server.address)")
         try await world.waitUntil("Playing") { try await Self.status(world) == .string("Playing") }
+        try await other.waitForStatus("Paused")
         try await world.waitUntil("linnet's stream tagged as music") {
             try await offPool { try server.sinkInputs() }.contains { $0.properties["media.role"] == "music" }
         }
@@ -35,6 +39,18 @@ import TestSupport
         try await world.waitUntil("Paused during the call") { try await Self.status(world) == .string("Paused") }
         #expect(try await phone.value.status == 0)
         try await world.waitUntil("Playing after the call") { try await Self.status(world) == .string("Playing") }
+        // The call was a pause, not an end: the other player stayed paused throughout.
+        let owner = try await world.client.nameOwner(other.name)
+        let statuses = world.signals.values.filter { $0.sender == owner && $0.member == "PropertiesChanged" }
+            .compactMap { signal -> String? in
+                guard signal.arguments.count > 1, case .string(let status)? = signal.arguments[1]["PlaybackStatus"] else {
+                    return nil
+                }
+                return status
+            }
+        let paused = try #require(statuses.firstIndex(of: "Paused"))
+        #expect(!statuses[paused...].contains("Playing"), "\(statuses)")
+        #expect(try await other.status() == "Paused")
         world.kill()
     }
 
