@@ -201,10 +201,12 @@ import TestSupport
 
             try await other.call("Play")
             try await waitUntil(.seconds(15), "the yield") { interruptions.values.count == 1 }
+            #expect(await focus.givingWayTo() == other.name.rawValue)
             focus.release(.music)
             // The window passes with the other player still playing; its stopping later is
             // none of linnet's business.
-            try await Task.sleep(for: .milliseconds(600))
+            try await waitUntil(.seconds(15), "the resume window to end") { await focus.givingWayTo() == nil }
+            #expect(try await other.status() == "Playing")
             try await other.call("Pause")
             await focus.settle()
             try await Self.waitForPlayers(focus, [other.name.rawValue: "Paused"])

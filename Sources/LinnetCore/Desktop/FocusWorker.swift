@@ -94,6 +94,8 @@ actor FocusWorker {
             yielded = nil
         case .barrier(let continuation):
             continuation.resume()
+        case .reportYield(let continuation):
+            continuation.resume(returning: yielded?.player.rawValue)
         case .report(let continuation):
             continuation.resume(returning: Dictionary(uniqueKeysWithValues: peers.map { ($0.key.rawValue, $0.value.status) }))
         }
