@@ -256,7 +256,15 @@ actor FocusWorker {
     /// Another player started while linnet holds focus: duck it too, pause it for an alarm, or
     /// give way to it when linnet only plays music under `pause-others`.
     private func startedPlaying(_ name: BusName) async {
-        if case .paused? = touched[name] { touched[name] = nil }
+        if case .paused? = touched[name] {
+            // A report the player sent just before linnet's Pause can be handled after it
+            // (measured with mpv-mpris): only the player's current answer says it restarted.
+            if let now = try? await peer(name).playbackStatus(), now != "Playing" {
+                peers[name]?.status = now
+                return
+            }
+            touched[name] = nil
+        }
         switch effect {
         case .none:
             return
