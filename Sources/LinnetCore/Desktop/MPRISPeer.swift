@@ -43,16 +43,6 @@ struct MPRISPeer: Sendable {
         return volume
     }
 
-    func playbackStatus() async throws(DBusError) -> String {
-        let reply = try await connection.call(
-            destination: name, path: Self.path, interface: .properties, member: "Get",
-            arguments: [.string(Self.playerInterface.rawValue), .string("PlaybackStatus")], timeout: timeout)
-        guard case .string(let status)? = reply.first?.unwrapped else {
-            throw DBusError(.invalidArgs, "\(name) has no PlaybackStatus")
-        }
-        return status
-    }
-
     func setVolume(_ volume: Double) async throws(DBusError) {
         _ = try await connection.call(
             destination: name, path: Self.path, interface: .properties, member: "Set",
