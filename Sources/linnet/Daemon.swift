@@ -50,10 +50,13 @@ struct Daemon {
         configuration.repeatMode = options.loop?.mode
         configuration.shuffle = options.shuffle
         configuration.volume = options.volume
+        configuration.desktop = options.desktop.behaviour
 
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
         let engine = GStreamerEngine(output: configuration.audioOutput)
-        let controller = PlayerController(connection: connection, engine: engine, configuration: configuration)
+        let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
+        let controller = PlayerController(
+            connection: connection, engine: engine, configuration: configuration, desktop: desktop)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -83,6 +86,7 @@ struct Daemon {
             logger.notice("asked to quit; saving the session and exiting")
         }
         controller.shutdown()
+        await desktop.settle()
         connection.flush()
         return reason.status
     }

@@ -17,6 +17,8 @@ final class LinnetWorld: @unchecked Sendable {
     private var subscription: DBusSubscription?
     private(set) var process: Process?
     private(set) var logFile: URL
+    /// Variables added to (or overriding) the environment of the next `start`.
+    var extraEnvironment: [String: String] = [:]
 
     static let playerName: BusName = "org.mpris.MediaPlayer2.linnet"
 
@@ -44,10 +46,8 @@ final class LinnetWorld: @unchecked Sendable {
         try? FileManager.default.removeItem(at: home)
     }
 
-    /// Replaces entries of ``environment`` (e.g. an XDG folder a test breaks on purpose).
-    var environmentOverrides: [String: String] = [:]
-
-    /// The environment linnet runs in: this world's bus, home and XDG folders.
+    /// The environment linnet runs in: this world's bus, home and XDG folders, then
+    /// ``extraEnvironment`` (e.g. an XDG folder a test breaks on purpose).
     var environment: [String: String] {
         [
             "DBUS_SESSION_BUS_ADDRESS": bus.address,
@@ -56,7 +56,9 @@ final class LinnetWorld: @unchecked Sendable {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-        ].merging(environmentOverrides) { $1 }
+            // No system bus unless a test provides one: linnet must not take a real logind lock.
+            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home.path)/no-system-bus",
+        ].merging(extraEnvironment) { $1 }
     }
 
     /// The saved session file.

@@ -57,7 +57,7 @@ import TestSupport
         let world = try LinnetWorld()
         let blocker = world.home.appendingPathComponent("not-a-directory")
         try Data("a file where a directory should be".utf8).write(to: blocker)
-        world.environmentOverrides["XDG_STATE_HOME"] = blocker.appendingPathComponent("state").path
+        world.extraEnvironment["XDG_STATE_HOME"] = blocker.appendingPathComponent("state").path
         let a = try await world.makeTrack("ro.ogg", title: "Unsaved", seconds: 20)
         try await world.start(["--no-resume", a])
         try await world.waitUntil("the save failure logged") { world.log.contains("cannot save the session") }

@@ -30,6 +30,7 @@ extension PlayerController {
         }
         saver.scheduleSave(snapshotProvider)
         saver.setPlaying(state.intent == .playing, snapshot: snapshotProvider)
+        syncDesktop(state)
     }
 
     /// Saves the session once changes settle, for changes that publish nothing (a seek: without
