@@ -48,6 +48,8 @@ public final class PlayerController: Sendable {
     private let serverSlot = Mutex<MPRISServer?>(nil)
     private let quitHandler = Mutex<(@Sendable () -> Void)?>(nil)
     let saver: SessionSaver
+    /// The clock features' overlay and command take-over (PlayerController+Takeover).
+    let takeover = Takeover()
 
     /// The MPRIS server publishing this player.
     public var server: MPRISServer { serverSlot.withLock { $0! } }
