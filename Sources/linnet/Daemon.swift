@@ -54,6 +54,8 @@ struct Daemon {
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
         let engine = GStreamerEngine(output: configuration.audioOutput)
         let controller = PlayerController(connection: connection, engine: engine, configuration: configuration)
+        let services = DesktopServices.pending
+        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: services)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -70,6 +72,11 @@ struct Daemon {
             engine.shutdown()
             return 69
         }
+        do {
+            try clock.start()
+        } catch {
+            logger.error("alarms are unavailable: \(error)")
+        }
         logger.notice("playing as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
 
         let reason = await ending.wait()
@@ -82,6 +89,7 @@ struct Daemon {
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
         }
+        withExtendedLifetime(linnetInterface) { clock.shutdown() }
         controller.shutdown()
         connection.flush()
         return reason.status
