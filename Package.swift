@@ -54,7 +54,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         .target(
-            name: "TestSupport", dependencies: ["DBus"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["DBus", "EventLoop"], path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"], swiftSettings: strictSettings),
@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "LinnetCoreTests", dependencies: ["LinnetCore", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LinnetTests", dependencies: ["DBus", "MPRIS", "EventLoop", "TestSupport", "linnet"],
+            name: "LinnetTests", dependencies: ["DBus", "MPRIS", "EventLoop", "LinnetCore", "TestSupport", "linnet"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],

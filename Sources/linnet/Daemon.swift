@@ -50,12 +50,15 @@ struct Daemon {
         configuration.repeatMode = options.loop?.mode
         configuration.shuffle = options.shuffle
         configuration.volume = options.volume
+        configuration.desktop = options.desktop.behaviour
 
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
         let engine = GStreamerEngine(output: configuration.audioOutput)
-        let controller = PlayerController(connection: connection, engine: engine, configuration: configuration)
-        let services = DesktopServices.pending
-        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: services)
+        let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
+        let controller = PlayerController(
+            connection: connection, engine: engine, configuration: configuration, desktop: desktop)
+        // One bundle of desktop services, shared by the player and the clock features.
+        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: desktop)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }

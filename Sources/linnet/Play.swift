@@ -43,6 +43,9 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Load without starting playback.")
     var paused = false
 
+    @OptionGroup(title: "Desktop")
+    var desktop: DesktopOptions
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevelOption = .info
 

@@ -17,6 +17,8 @@ final class LinnetWorld: @unchecked Sendable {
     private var subscription: DBusSubscription?
     private(set) var process: Process?
     private(set) var logFile: URL
+    /// Variables added to (or overriding) the environment of the next `start`.
+    var extraEnvironment: [String: String] = [:]
 
     static let playerName: BusName = "org.mpris.MediaPlayer2.linnet"
 
@@ -53,6 +55,8 @@ final class LinnetWorld: @unchecked Sendable {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            // No system bus unless a test provides one: linnet must not take a real logind lock.
+            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home.path)/no-system-bus",
         ]
     }
 
@@ -68,6 +72,7 @@ final class LinnetWorld: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in self.environment { environment[key] = value }
+        for (key, value) in extraEnvironment { environment[key] = value }
         process.environment = environment
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)

@@ -100,8 +100,10 @@ extension ClockService {
             return .remove
         }
         state.withLock { $0.ringing = Ringing(id: alarm.id, limitTimer: timer) }
-        controller.suspendMusic()
+        // Alarm focus first: giving up music focus while nothing else is held would hand other
+        // players back their sound for a moment.
         services.focus.acquire(.alarm)
+        controller.suspendMusic()
         effects.ring(soundURI(alarm.sound), ramp: alarm.ramp)
         let notification = DesktopNotification(
             summary: alarm.label, body: "Alarm — \(resolver.describe(alarm.nextFire, relativeTo: Date()))",
@@ -135,9 +137,9 @@ extension ClockService {
         logger.info("alarm \(id) silenced")
         effects.stop()
         services.notifier.withdraw("alarm")
-        services.focus.release(.alarm)
         controller.setOverlay(pomodoroOverlay())
         controller.resumeSuspendedMusic()
+        services.focus.release(.alarm)
     }
 
     private func reportMissed(_ alarm: Alarm, due: Date) {

@@ -20,6 +20,8 @@ public struct PlayerConfiguration: Sendable {
     public var volume: Double?
     /// The user's home, against which relative playlist entries and `~` resolve.
     public var home: String = NSHomeDirectory()
+    /// Track notifications and what to do when the audio output goes away.
+    public var desktop = PlayerDesktopBehaviour()
 
     /// A configuration keeping state in `sessionFile` and offering the playlists in `playlistDirectories`.
     public init(sessionFile: URL, playlistDirectories: [URL]) {

@@ -31,6 +31,7 @@ extension PlayerController {
         }
         saver.scheduleSave(snapshotProvider)
         saver.setPlaying(state.intent == .playing, snapshot: snapshotProvider)
+        syncDesktop(state)
     }
 
     /// Takes a snapshot later without keeping the player alive; nil once it is gone.

@@ -50,13 +50,21 @@ public final class PlayerController: Sendable {
     let saver: SessionSaver
     /// The clock features' overlay and command take-over (PlayerController+Takeover).
     let takeover = Takeover()
+    /// Other players, staying awake and notifications, shared with the clock features.
+    let desktop: DesktopServices
+    let desktopLink = Mutex(DesktopLinkState())
 
     /// The MPRIS server publishing this player.
     public var server: MPRISServer { serverSlot.withLock { $0! } }
 
-    /// Creates a player on `connection` playing through `engine`.
-    public init(connection: DBusConnection, engine: any PlaybackEngine, configuration: PlayerConfiguration) {
+    /// Creates a player on `connection` playing through `engine`, using `desktop` for audio
+    /// focus, suspend inhibition and notifications.
+    public init(
+        connection: DBusConnection, engine: any PlaybackEngine, configuration: PlayerConfiguration,
+        desktop: DesktopServices = .inert
+    ) {
         self.connection = connection
+        self.desktop = desktop
         self.engine = engine
         self.configuration = configuration
         scanner = MetadataScanner(maxConcurrentScans: 2)
@@ -112,6 +120,7 @@ public final class PlayerController: Sendable {
             if let volume = configuration.volume { state.volume = max(0, volume) }
         }
         consumeEngineEvents()
+        connectDesktop()
         let (volume, rate) = state.withLock { ($0.volume, $0.rate) }
         engine.setVolume(volume)
         engine.setRate(rate)
@@ -129,6 +138,7 @@ public final class PlayerController: Sendable {
     /// Saves the session, leaves the bus and stops the engine.
     public func shutdown() {
         saver.saveNow(snapshot())
+        disconnectDesktop()
         server.stop()
         engine.shutdown()
     }

@@ -1,0 +1,130 @@
+public import DBus
+public import Logging
+import Synchronization
+
+/// Applies the focus policy to the other MPRIS players on the session bus.
+///
+/// It follows every `org.mpris.MediaPlayer2.*` name (ListNames at start, NameOwnerChanged
+/// after) and each player's PlaybackStatus and Volume (PropertiesChanged), never acting on
+/// names starting with `org.mpris.MediaPlayer2.linnet` or owned by its own connection.
+/// Requests and bus events are handled one at a time, in order, by one worker; calls to other
+/// players carry a short timeout, so a player that vanishes or never answers delays nothing by
+/// more than that.
+public final class AudioFocusCoordinator: AudioFocusInterrupting {
+    private let connection: DBusConnection
+    private let settings: DesktopSettings
+    private let logger: Logger
+    private let currentPolicy: Mutex<FocusPolicy>
+    private let interruptions: InterruptionRelay
+    private let commands: AsyncStream<FocusCommand>.Continuation
+    private let subscriptions = Mutex<[DBusSubscription]>([])
+
+    /// A coordinator on `connection` following `settings` (policy, duck level, resume window,
+    /// call timeout). Call ``start()`` to begin watching the bus.
+    public init(connection: DBusConnection, settings: DesktopSettings, logger: Logger) {
+        self.connection = connection
+        self.settings = settings
+        self.logger = logger
+        currentPolicy = Mutex(settings.focusPolicy)
+        let (stream, continuation) = AsyncStream.makeStream(of: FocusCommand.self, bufferingPolicy: .unbounded)
+        commands = continuation
+        let relay = InterruptionRelay(logger: logger)
+        interruptions = relay
+        let worker = FocusWorker(
+            connection: connection, settings: settings, logger: logger, commands: continuation)
+        Task.detached {
+            await worker.run(stream) { relay.send($0) }
+        }
+    }
+
+    deinit {
+        commands.finish()
+        for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
+    }
+
+    /// Subscribes to name and property changes, then looks at the players already on the bus.
+    /// Failing to subscribe (a closed connection) is logged; focus then does nothing.
+    public func start() {
+        let commands = self.commands
+        do {
+            let names = try connection.watchNameOwners { change in
+                guard change.name.rawValue.hasPrefix(MPRISPeer.namePrefix) else { return }
+                commands.yield(.nameOwnerChanged(change))
+            }
+            let properties = try connection.subscribe(
+                MatchRule(
+                    path: MPRISPeer.path, interface: .properties, member: "PropertiesChanged",
+                    arguments: [0: MPRISPeer.playerInterface.rawValue])
+            ) { signal in
+                guard let sender = signal.sender, signal.arguments.count >= 2 else { return }
+                commands.yield(.propertiesChanged(sender: sender, changed: MPRISPeer.properties(in: signal.arguments[1])))
+            }
+            subscriptions.withLock { $0 = [names, properties] }
+        } catch {
+            logger.warning("cannot follow other players (\(error.message)); audio focus is off")
+            return
+        }
+        commands.yield(.discover)
+    }
+
+    public var policy: FocusPolicy { currentPolicy.withLock { $0 } }
+
+    public func setPolicy(_ policy: FocusPolicy) {
+        currentPolicy.withLock { $0 = policy }
+    }
+
+    public func acquire(_ purpose: FocusPurpose) {
+        commands.yield(.acquire(purpose, FocusEffect(purpose: purpose, policy: policy)))
+    }
+
+    public func release(_ purpose: FocusPurpose) {
+        commands.yield(.release(purpose))
+    }
+
+    public func onInterruption(_ handler: @escaping @Sendable (FocusInterruption) -> Void) {
+        interruptions.handler.withLock { $0 = handler }
+    }
+
+    /// The other players followed now, by bus name, with their PlaybackStatus (after every
+    /// request and bus event received so far); for diagnostics and tests.
+    public func players() async -> [String: String] {
+        await withCheckedContinuation { continuation in
+            commands.yield(.report(continuation))
+        }
+    }
+
+    /// Waits until every request and bus event received so far has been handled.
+    public func settle() async {
+        await withCheckedContinuation { continuation in
+            commands.yield(.barrier(continuation))
+        }
+    }
+}
+
+/// Hands the worker's interruptions to whoever listens now.
+private final class InterruptionRelay: Sendable {
+    let handler = Mutex<(@Sendable (FocusInterruption) -> Void)?>(nil)
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func send(_ interruption: FocusInterruption) {
+        logger.info("audio focus: \(interruption)")
+        handler.withLock { $0 }?(interruption)
+    }
+}
+
+/// What the worker handles, in order.
+enum FocusCommand: Sendable {
+    case acquire(FocusPurpose, FocusEffect)
+    case release(FocusPurpose)
+    case discover
+    case nameOwnerChanged(NameOwnerChange)
+    case propertiesChanged(sender: BusName, changed: [String: DBusValue])
+    /// A player's properties, read after it appeared.
+    case fetched(name: BusName, owner: BusName, properties: [String: DBusValue])
+    /// The resume window of the yield numbered `token` ended.
+    case resumeWindowEnded(token: UInt64)
+    case barrier(CheckedContinuation<Void, Never>)
+    case report(CheckedContinuation<[String: String], Never>)
+}

@@ -1,0 +1,42 @@
+public import DBus
+public import Logging
+
+extension DesktopServices {
+    /// The real services on the session bus `connection`: the focus coordinator (already
+    /// watching other players), the portal/logind suspend inhibitor and the notification client,
+    /// all configured by `settings`. Every part fails soft when its counterpart is missing.
+    public static func live(connection: DBusConnection, settings: DesktopSettings, logger: Logger) -> DesktopServices {
+        let focus = AudioFocusCoordinator(connection: connection, settings: settings, logger: logger)
+        focus.start()
+        let inhibitor = SleepInhibitor(
+            session: connection, systemBusAddress: settings.resolvedSystemBusAddress,
+            releaseDelay: settings.inhibitorReleaseDelay, timeout: settings.callTimeout, logger: logger)
+        let notifier = DesktopNotifier(connection: connection, timeout: settings.callTimeout, logger: logger)
+        return DesktopServices(focus: focus, inhibitor: inhibitor, notifier: notifier)
+    }
+
+    /// Services that do nothing: for tests of other parts and for embedding without a desktop.
+    public static var inert: DesktopServices {
+        DesktopServices(focus: InertFocus(), inhibitor: InertInhibitor(), notifier: InertNotifier())
+    }
+}
+
+/// Plays alongside everything and never touches another player.
+private struct InertFocus: AudioFocusing {
+    var policy: FocusPolicy { .mix }
+    func setPolicy(_ policy: FocusPolicy) {}
+    func acquire(_ purpose: FocusPurpose) {}
+    func release(_ purpose: FocusPurpose) {}
+}
+
+/// Never keeps the machine awake.
+private struct InertInhibitor: SleepInhibiting {
+    func hold(_ reason: String, explanation: String) {}
+    func release(_ reason: String) {}
+}
+
+/// Shows nothing.
+private struct InertNotifier: DesktopNotifying {
+    func show(_ notification: DesktopNotification, in slot: String, onAction: (@Sendable (String) -> Void)?) {}
+    func withdraw(_ slot: String) {}
+}

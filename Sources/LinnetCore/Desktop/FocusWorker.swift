@@ -1,0 +1,299 @@
+import DBus
+import Logging
+
+/// The focus coordinator's state and decisions, one command at a time. Only `run` drives it, so
+/// the actor is never re-entered from outside while a command awaits other players.
+actor FocusWorker {
+    /// What linnet knows of another player.
+    struct Peer {
+        var owner: BusName
+        var status = "Stopped"
+        var volume: Double?
+    }
+
+    /// What linnet did to a player and must undo.
+    enum Touch {
+        case paused
+        case ducked(original: Double, applied: Double)
+    }
+
+    /// linnet gave way to `player`; it resumes if that player stops before the window ends.
+    struct Yield {
+        var player: BusName
+        var token: UInt64
+        var window: Task<Void, Never>?
+    }
+
+    private let connection: DBusConnection
+    private let settings: DesktopSettings
+    private let logger: Logger
+    private let commands: AsyncStream<FocusCommand>.Continuation
+    private var peers: [BusName: Peer] = [:]
+    private var held: [FocusPurpose: FocusEffect] = [:]
+    private var touched: [BusName: Touch] = [:]
+    private var yielded: Yield?
+    private var nextToken: UInt64 = 1
+    private var interrupt: @Sendable (FocusInterruption) -> Void = { _ in }
+
+    init(connection: DBusConnection, settings: DesktopSettings, logger: Logger,
+         commands: AsyncStream<FocusCommand>.Continuation) {
+        self.connection = connection
+        self.settings = settings
+        self.logger = logger
+        self.commands = commands
+    }
+
+    func run(_ stream: AsyncStream<FocusCommand>, interrupt: @escaping @Sendable (FocusInterruption) -> Void) async {
+        self.interrupt = interrupt
+        for await command in stream {
+            await handle(command)
+        }
+        yielded?.window?.cancel()
+    }
+
+    private var effect: FocusEffect { held.values.max() ?? .none }
+
+    private func handle(_ command: FocusCommand) async {
+        switch command {
+        case .acquire(let purpose, let effect):
+            await acquire(purpose, effect)
+        case .release(let purpose):
+            await release(purpose)
+        case .discover:
+            await discover()
+        case .nameOwnerChanged(let change):
+            await ownerChanged(change)
+        case .propertiesChanged(let sender, let changed):
+            for (name, peer) in peers where peer.owner == sender {
+                await apply(changed, to: name)
+            }
+        case .fetched(let name, let owner, let properties):
+            guard isOther(name, owner: owner) else { return }
+            if peers[name]?.owner != owner { peers[name] = Peer(owner: owner) }
+            await apply(properties, to: name)
+        case .resumeWindowEnded(let token):
+            guard yielded?.token == token else { return }
+            logger.debug("audio focus: \(yielded?.player.rawValue ?? "?") kept playing; not resuming")
+            yielded = nil
+        case .barrier(let continuation):
+            continuation.resume()
+        case .report(let continuation):
+            continuation.resume(returning: Dictionary(uniqueKeysWithValues: peers.map { ($0.key.rawValue, $0.value.status) }))
+        }
+    }
+
+    /// Names that are linnet itself are never followed.
+    private func isOther(_ name: BusName, owner: BusName?) -> Bool {
+        guard name.rawValue.hasPrefix(MPRISPeer.namePrefix), !name.rawValue.hasPrefix(settings.ownNamePrefix) else {
+            return false
+        }
+        return owner == nil || owner != connection.uniqueName
+    }
+
+    private func peer(_ name: BusName) -> MPRISPeer {
+        MPRISPeer(connection: connection, name: name, timeout: settings.callTimeout)
+    }
+
+    // MARK: Requests
+
+    private func acquire(_ purpose: FocusPurpose, _ purposeEffect: FocusEffect) async {
+        guard held[purpose] == nil else { return }
+        held[purpose] = purposeEffect
+        if purpose == .music, let yield = yielded {
+            // Playing again by itself (the user pressed Play): the yield is over.
+            yield.window?.cancel()
+            yielded = nil
+        }
+        let playing = peers.filter { $0.value.status == "Playing" && touched[$0.key] == nil }.map(\.key)
+        await impose(effect, on: playing)
+    }
+
+    private func release(_ purpose: FocusPurpose) async {
+        guard held.removeValue(forKey: purpose) != nil else { return }
+        let remaining = effect
+        let undo = touched.filter { _, touch in
+            switch touch {
+            case .paused: remaining < .pause
+            case .ducked: remaining < .duck
+            }
+        }
+        await restore(undo)
+    }
+
+    /// Pauses or ducks `names` and remembers how to undo it.
+    private func impose(_ effect: FocusEffect, on names: [BusName]) async {
+        guard effect != .none, !names.isEmpty else { return }
+        let level = settings.duckLevel
+        let results = await concurrently(names) { peer -> Touch? in
+            switch effect {
+            case .none:
+                return nil
+            case .pause:
+                try await peer.call("Pause")
+                return .paused
+            case .duck:
+                let original = try await peer.volume()
+                let applied = original * level
+                try await peer.setVolume(applied)
+                return .ducked(original: original, applied: applied)
+            }
+        }
+        for (name, touch) in results {
+            guard let touch else { continue }
+            touched[name] = touch
+            // Known now: a quick release must see it before the player's own signal arrives.
+            if case .paused = touch { peers[name]?.status = "Paused" }
+            logger.info("audio focus: \(touch) \(name)")
+        }
+    }
+
+    /// Resumes what linnet paused and puts back volumes it lowered, unless the user has since
+    /// changed them.
+    private func restore(_ undo: [BusName: Touch]) async {
+        guard !undo.isEmpty else { return }
+        for name in undo.keys { touched[name] = nil }
+        let statuses = peers.mapValues(\.status)
+        let resumed = await concurrently(Array(undo.keys)) { peer -> Bool in
+            switch undo[peer.name]! {
+            case .paused:
+                // Stopped or playing again by itself: the user decided; leave it.
+                guard statuses[peer.name] == "Paused" else { return false }
+                try await peer.call("Play")
+                return true
+            case .ducked(let original, let applied):
+                let now = try await peer.volume()
+                guard abs(now - applied) < 0.005 else { return false }
+                try await peer.setVolume(original)
+                return false
+            }
+        }
+        // linnet's own Play is not another player starting.
+        for (name, didResume) in resumed where didResume { peers[name]?.status = "Playing" }
+    }
+
+    // MARK: Bus events
+
+    private func discover() async {
+        let names: [BusName]
+        do {
+            names = try await connection.listNames()
+        } catch {
+            logger.warning("cannot list the players on the bus: \(error.message)")
+            return
+        }
+        for name in names where isOther(name, owner: nil) {
+            fetch(name, owner: nil)
+        }
+    }
+
+    private func ownerChanged(_ change: NameOwnerChange) async {
+        let name = change.name
+        if let oldOwner = change.oldOwner, peers[name]?.owner == oldOwner {
+            peers[name] = nil
+            touched[name] = nil
+            if yielded?.player == name { endYield(resuming: true) }
+        }
+        if let owner = change.newOwner, isOther(name, owner: owner) {
+            peers[name] = Peer(owner: owner)
+            fetch(name, owner: owner)
+        }
+    }
+
+    /// Reads a player's properties without holding up other commands; the result comes back
+    /// as a command of its own.
+    private nonisolated func fetch(_ name: BusName, owner: BusName?) {
+        let peer = MPRISPeer(connection: connection, name: name, timeout: settings.callTimeout)
+        let (commands, connection, logger) = (commands, connection, logger)
+        Task {
+            do {
+                let resolved: BusName
+                if let owner { resolved = owner } else { resolved = try await connection.nameOwner(name) }
+                let properties = try await peer.allProperties()
+                commands.yield(.fetched(name: name, owner: resolved, properties: properties))
+            } catch {
+                logger.debug("audio focus: cannot read \(name): \(error)")
+            }
+        }
+    }
+
+    private func apply(_ properties: [String: DBusValue], to name: BusName) async {
+        guard var peer = peers[name] else { return }
+        let before = peer.status
+        if case .string(let status)? = properties["PlaybackStatus"] { peer.status = status }
+        if case .double(let volume)? = properties["Volume"] { peer.volume = volume }
+        peers[name] = peer
+        guard peer.status != before else { return }
+        if peer.status == "Playing" {
+            await startedPlaying(name)
+        } else if yielded?.player == name {
+            endYield(resuming: true)
+        }
+    }
+
+    /// Another player started while linnet holds focus: duck it too, pause it for an alarm, or
+    /// give way to it when linnet only plays music under `pause-others`.
+    private func startedPlaying(_ name: BusName) async {
+        if case .paused? = touched[name] { touched[name] = nil }
+        switch effect {
+        case .none:
+            return
+        case .duck:
+            guard touched[name] == nil else { return }
+            await impose(.duck, on: [name])
+        case .pause where held[.alarm] == .pause:
+            await impose(.pause, on: [name])
+        case .pause:
+            beginYield(to: name)
+        }
+    }
+
+    private func beginYield(to name: BusName) {
+        yielded?.window?.cancel()
+        // The user chose the other player: what linnet paused stays paused.
+        touched = touched.filter { if case .paused = $0.value { false } else { true } }
+        let token = nextToken
+        nextToken += 1
+        var window: Task<Void, Never>?
+        let duration = settings.resumeWindow
+        if duration > .zero {
+            let commands = self.commands
+            window = Task {
+                try? await Task.sleep(for: duration)
+                guard !Task.isCancelled else { return }
+                commands.yield(.resumeWindowEnded(token: token))
+            }
+        }
+        yielded = Yield(player: name, token: token, window: window)
+        interrupt(.yield(to: name.rawValue))
+    }
+
+    private func endYield(resuming: Bool) {
+        guard let yield = yielded else { return }
+        yield.window?.cancel()
+        yielded = nil
+        if resuming, yield.window != nil { interrupt(.resume) }
+    }
+
+    /// Runs `work` on every player at once and collects what succeeded; failures are logged.
+    private func concurrently<T: Sendable>(
+        _ names: [BusName], _ work: @escaping @Sendable (MPRISPeer) async throws -> T
+    ) async -> [(BusName, T)] {
+        let peers = names.map(peer)
+        let logger = self.logger
+        return await withTaskGroup(of: (BusName, T)?.self) { group in
+            for peer in peers {
+                group.addTask {
+                    do {
+                        return (peer.name, try await work(peer))
+                    } catch {
+                        logger.debug("audio focus: \(peer.name) did not answer: \(error)")
+                        return nil
+                    }
+                }
+            }
+            var results: [(BusName, T)] = []
+            for await result in group { if let result { results.append(result) } }
+            return results
+        }
+    }
+}
