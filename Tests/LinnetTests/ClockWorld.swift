@@ -1,0 +1,119 @@
+import DBus
+import Foundation
+import MPRIS
+import TestSupport
+
+/// What the clock tests need around a ``LinnetWorld``: the `io.linnet.Linnet1` proxy, the CLI,
+/// and WAV captures of linnet's two streams.
+extension LinnetWorld {
+    static let linnetInterface: InterfaceName = "io.linnet.Linnet1"
+
+    /// linnet's extension interface.
+    var clock: DBusProxy {
+        DBusProxy(connection: client, destination: Self.playerName, path: MPRISNames.objectPath, interface: Self.linnetInterface)
+    }
+
+    /// Where the effects stream (alarms, bells) is captured.
+    var effectsCapture: URL { home.appendingPathComponent("effects.wav") }
+
+    /// Where the music is captured when a test asks for it.
+    var musicCapture: URL { home.appendingPathComponent("music.wav") }
+
+    /// A clock-synced WAV capture bin writing to `file`. `append` keeps every sound the engine
+    /// starts (it reopens the sink each time) as its own WAV in the file.
+    static func captureSink(_ file: URL, append: Bool) -> String {
+        "audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=44100,channels=2 ! wavenc ! "
+            + "filesink sync=true append=\(append) location=\(file.path)"
+    }
+
+    /// The arguments sending alarms and bells into ``effectsCapture``.
+    var effectsArguments: [String] { ["--effects-sink", Self.captureSink(effectsCapture, append: true)] }
+
+    /// Runs `linnet ARGUMENTS` (a client command) against this world's bus.
+    @discardableResult
+    func cli(_ arguments: String...) async throws -> ToolResult {
+        let environment = self.environment
+        let binary = Self.binary.path
+        return try await offPool { try ExternalTool.run(binary, arguments, environment: environment) }
+    }
+
+    /// Signals of the extension interface named `member`.
+    func clockSignals(_ member: String) -> [DBusSignal] {
+        signals.values.filter { $0.interface == Self.linnetInterface && $0.member.rawValue == member }
+    }
+
+    /// The alarms as ListAlarms reports them: (id, label, state).
+    func listedAlarms() async throws -> [(id: UInt32, label: String, state: String, nextFire: Int64)] {
+        guard case .array(_, let entries)? = try await clock.call("ListAlarms").first else { return [] }
+        return entries.compactMap { entry in
+            guard case .structure(let fields) = entry, case .uint32(let id) = fields[0], case .string(let label) = fields[1],
+                case .int64(let fire) = fields[2], case .string(let state) = fields[5]
+            else { return nil }
+            return (id, label, state, fire)
+        }
+    }
+}
+
+/// The sounds in a WAV capture written with `append=true`: wavenc starts each sound with a
+/// header whose data size is a placeholder, so each such header marks one sound the engine
+/// started; the samples up to the next header are what it played.
+struct CapturedSounds {
+    /// Interleaved stereo samples of each sound, in order.
+    let sounds: [[Int16]]
+
+    static let sampleRate = 44_100
+
+    init(_ file: URL) {
+        guard let data = try? Data(contentsOf: file) else {
+            sounds = []
+            return
+        }
+        let bytes = [UInt8](data)
+        var headers: [(start: Int, dataStart: Int, placeholder: Bool)] = []
+        var index = 0
+        while index + 44 <= bytes.count {
+            if bytes[index] == 0x52, bytes[index + 1] == 0x49, bytes[index + 2] == 0x46, bytes[index + 3] == 0x46,
+                bytes[index + 8] == 0x57, bytes[index + 9] == 0x41, bytes[index + 10] == 0x56, bytes[index + 11] == 0x45
+            {
+                let size = bytes[index + 40..<index + 44].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+                headers.append((index, index + 44, size == 0x7FFF_0000))
+                index += 44
+            } else {
+                index += 2
+            }
+        }
+        var sounds: [[Int16]] = []
+        for (position, header) in headers.enumerated() where header.placeholder {
+            let end = position + 1 < headers.count ? headers[position + 1].start : bytes.count
+            var samples: [Int16] = []
+            samples.reserveCapacity((end - header.dataStart) / 2)
+            var offset = header.dataStart
+            while offset + 1 < end {
+                samples.append(Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8))
+                offset += 2
+            }
+            sounds.append(samples)
+        }
+        self.sounds = sounds
+    }
+
+    /// Seconds of each sound.
+    var durations: [Double] { sounds.map { Double($0.count / 2) / Double(Self.sampleRate) } }
+
+    /// Root mean square of `samples` between `from` and `to` seconds (negative: from the end).
+    static func rms(_ samples: [Int16], from: Double, to: Double) -> Double {
+        let frames = samples.count / 2
+        func frame(_ seconds: Double) -> Int {
+            let value = Int(seconds * Double(sampleRate))
+            return max(0, min(frames, value < 0 || seconds < 0 ? frames + value : value))
+        }
+        let (start, end) = (frame(from), frame(to))
+        guard end > start else { return 0 }
+        var sum = 0.0
+        for index in (start * 2)..<(end * 2) {
+            let value = Double(samples[index])
+            sum += value * value
+        }
+        return (sum / Double((end - start) * 2)).squareRoot()
+    }
+}
