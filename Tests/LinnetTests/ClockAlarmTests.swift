@@ -202,6 +202,22 @@ import TestSupport
         world.kill()
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func anUnansweredAlarmStopsAfterTheRingLimit() async throws {
+        let world = try LinnetWorld()
+        try await world.start(["--no-resume", "--paused", "--ring-limit", "2s"] + world.effectsArguments)
+        let set = try await world.clock.call("AddAlarm", [.string("+1s"), .stringVariantDictionary([("ramp", .string("0"))])])
+        #expect(set.first == .uint32(1))
+        try await world.waitUntil("ringing") { try await world.listedAlarms().map(\.state) == ["ringing"] }
+        let rang = ContinuousClock.now
+        try await world.waitUntil("stopped on its own") { try await world.listedAlarms().isEmpty }
+        #expect(ContinuousClock.now - rang >= .seconds(1.5))
+        #expect(world.log.contains("unanswered for 0:02"))
+        #expect(try await world.player("PlaybackStatus") == .string("Paused"))
+        #expect(try await world.player("Metadata")["xesam:title"] != .string("Alarm"))
+        world.kill()
+    }
+
     /// The samples of a plain (non-appended) WAV file written by linnet's synthesiser.
     static func plainWAV(_ file: URL) -> [Int16]? {
         guard let data = try? Data(contentsOf: file), data.count > 44,

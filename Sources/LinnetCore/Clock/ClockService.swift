@@ -68,7 +68,9 @@ public final class ClockService: Sendable {
     let loop: EventLoop
     private let wallTimerSlot = Mutex<WallClockTimer?>(nil)
     private let eventSink = Mutex<(@Sendable (ClockEvent) -> Void)?>(nil)
-    private static let origin = ContinuousClock.now
+    /// The sleep timer and Pomodoro count time the machine is awake (CLOCK_MONOTONIC on Linux,
+    /// like the loop's timers): they pause while it sleeps.
+    private static let origin = SuspendingClock.now
 
     /// A clock driving `controller` (music), `effects` (alarms and bells) and the desktop
     /// `services` shared with the player.
@@ -125,7 +127,7 @@ public final class ClockService: Sendable {
         effects.shutdown()
     }
 
-    /// Monotonic seconds for the sleep timer and Pomodoro.
+    /// Monotonic seconds (awake time) for the sleep timer and Pomodoro.
     static func monotonicNow() -> TimeInterval {
         let elapsed = origin.duration(to: .now)
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
