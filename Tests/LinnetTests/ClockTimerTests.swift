@@ -78,6 +78,8 @@ import TestSupport
         }
         #expect(statuses == ["Playing", "Paused", "Playing", "Paused"], "\(statuses)")
 
+        // Notifications travel as calls of their own, after the signal: wait for the last.
+        try await world.waitUntil("five notifications") { notifications.notifications.count >= 5 }
         let summaries = notifications.notifications.map(\.summary)
         #expect(summaries == [
             "Focus 1 of 2", "Focus 1 of 2 done — 2 second break", "Break over — focus 2 of 2",

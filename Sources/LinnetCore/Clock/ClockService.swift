@@ -114,6 +114,12 @@ public final class ClockService: Sendable {
             self?.intercept(command) ?? false
         }
         loop.perform { [weak self] in self?.processDueAlarms() }
+        // Synthesise the built-in tones now, off the loop, so the first ring need not wait.
+        let sounds = BuiltInSounds(directory: configuration.soundsDirectory)
+        Task.detached(priority: .background) {
+            _ = try? sounds.alarmURI()
+            _ = try? sounds.bellURI()
+        }
     }
 
     /// Stops every sound and timer (linnet is exiting); alarms stay saved.
