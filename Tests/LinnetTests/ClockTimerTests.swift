@@ -98,11 +98,18 @@ import TestSupport
     @Test(.timeLimit(.minutes(1)))
     func playPauseFreezesTheWholePomodoroAndStopEndsIt() async throws {
         let world = try LinnetWorld()
-        let track = try await world.makeTrack("focus.ogg", title: "Focus Music", seconds: 120)
+        let track = try await world.makeTrack("queued.ogg", title: "Queued", seconds: 120)
+        let music = try await world.makeTrack("focus.ogg", title: "Focus Music", seconds: 120)
         try await world.start(["--no-resume", "--paused", track] + world.effectsArguments)
-        #expect(try await world.cli("pomodoro", "--work", "25m").status == 0)
+        // --music replaces the queue; a relative path is the client's.
+        let started = try await offPool { [environment = world.environment, media = world.media] in
+            try ExternalTool.run("/bin/sh", ["-c", "cd '\(media.path)' && '\(LinnetWorld.binary.path)' pomodoro --work 25m --music focus.ogg"],
+                                 environment: environment)
+        }
+        #expect(started.status == 0, "\(started.stderr)")
         try await world.waitUntil("the music") { try await world.player("PlaybackStatus") == .string("Playing") }
         #expect(try await world.title() == "Focus 1 of 4 · 25 min left")
+        #expect(try await world.player("Metadata")["xesam:url"] == .string(URL(fileURLWithPath: music).absoluteString))
 
         try await world.playerctl("play-pause")
         try await world.waitUntil("paused") { try await world.player("PlaybackStatus") == .string("Paused") }

@@ -40,7 +40,12 @@ extension LinnetExtension {
         var music: [PlayableItem] = []
         if let path = try map.string("music") { music = try await playableItems(path, what: "music") }
         let bell = try await map.string("bell").asyncMap { try await self.playableURIs($0, what: "bell").first }
-        try invalidArgs { () throws(AlarmError) in try clock.startPomodoro(settings, music: music, bell: bell ?? nil) }
+        // On the loop, like every MPRIS command, so none slips past the take-over while it starts.
+        let clock = self.clock
+        let (chosenSettings, chosenMusic, chosenBell) = (settings, music, bell ?? nil)
+        try await clock.loop.run {
+            try invalidArgs { () throws(AlarmError) in try clock.startPomodoro(chosenSettings, music: chosenMusic, bell: chosenBell) }
+        }
     }
 
     /// What `path` (a file, folder, playlist or URI) plays, or InvalidArgs saying why nothing.
