@@ -94,6 +94,7 @@ struct Daemon {
         }
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
         controller.shutdown()
+        await desktop.settle()
         connection.flush()
         return reason.status
     }

@@ -65,6 +65,28 @@ import TestSupport
         }
     }
 
+    /// The daemon starts playing while the coordinator is still surveying the bus: players
+    /// found playing then were there first, so they are paused, and linnet does not give way.
+    @Test func acquiringBeforeTheSurveyEndsPausesRatherThanGivesWay() async throws {
+        try await withTimeout(.seconds(90), "early acquire test") {
+            let world = try LinnetWorld()
+            let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
+            let first = try await OtherPlayer("first", in: world, playing: track)
+            let second = try await OtherPlayer("second", in: world, playing: track)
+            let focus = try Self.coordinator(world, policy: .pauseOthers)
+            let interruptions = Recorder<FocusInterruption>()
+            focus.onInterruption { interruptions.record($0) }
+            focus.acquire(.music)
+            try await first.waitForStatus("Paused")
+            try await second.waitForStatus("Paused")
+            try await Self.waitForPlayers(focus, [first.name.rawValue: "Paused", second.name.rawValue: "Paused"])
+            #expect(interruptions.values.isEmpty)
+            focus.release(.music)
+            try await first.waitForStatus("Playing")
+            try await second.waitForStatus("Playing")
+        }
+    }
+
     @Test func duckLowersVolumesAndRestoresThemExactly() async throws {
         try await withTimeout(.seconds(90), "duck test") {
             let world = try LinnetWorld()
@@ -184,6 +206,32 @@ import TestSupport
             try await Self.waitForPlayers(focus, [other.name.rawValue: "Paused"])
             #expect(interruptions.values == [.yield(to: other.name.rawValue)])
             hung.kill()
+        }
+    }
+
+    /// mpv with its MPRIS plugin, where installed: a player linnet did not write.
+    @Test(.enabled(if: OtherPlayer.mpvIsInstalled))
+    func mpvIsPausedResumedDuckedAndRestored() async throws {
+        try await withTimeout(.seconds(90), "mpv test") {
+            let world = try LinnetWorld()
+            let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 30)
+            let mpv = try await OtherPlayer.mpv(in: world, playing: track)
+            try await mpv.setVolume(0.37)
+
+            let pausing = try Self.coordinator(world, policy: .pauseOthers)
+            try await Self.waitForPlayers(pausing, [mpv.name.rawValue: "Playing"])
+            pausing.acquire(.music)
+            try await mpv.waitForStatus("Paused")
+            pausing.release(.music)
+            try await mpv.waitForStatus("Playing")
+
+            let ducking = try Self.coordinator(world, policy: .duck)
+            try await Self.waitForPlayers(ducking, [mpv.name.rawValue: "Playing"])
+            ducking.acquire(.alarm)
+            try await waitUntil(.seconds(15), "mpv ducked") { try await abs(mpv.volume() - 0.37 * 0.25) < 0.001 }
+            ducking.release(.alarm)
+            try await waitUntil(.seconds(15), "mpv restored") { try await abs(mpv.volume() - 0.37) < 0.000_001 }
+            #expect(try await mpv.status() == "Playing")
         }
     }
 }

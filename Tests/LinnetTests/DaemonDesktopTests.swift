@@ -40,6 +40,17 @@ import TestSupport
         world.kill()
     }
 
+    @Test func playersPausedByLinnetResumeWhenItQuits() async throws {
+        let world = try LinnetWorld()
+        let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
+        let other = try await OtherPlayer("other", in: world, playing: track)
+        try await world.start(["--no-resume", "--focus", "pause-others", track])
+        try await other.waitForStatus("Paused")
+        try await world.proxy(MPRISNames.root).call("Quit")
+        #expect(try await world.waitForExit() == 0)
+        try await other.waitForStatus("Playing")
+    }
+
     @Test func holdsThePortalInhibitorWhilePlayingAndReleasesItAfterPausing() async throws {
         let world = try LinnetWorld()
         let portal = try RecordingPortalInhibitor(address: world.bus.address)

@@ -12,25 +12,56 @@ final class OtherPlayer: @unchecked Sendable {
     private let process = Process()
 
     /// Starts `linnet --name <suffix>` playing `track` (or loaded paused) and waits for its name.
-    init(_ suffix: String, in world: LinnetWorld, playing track: String, paused: Bool = false) async throws {
-        name = BusName(rawValue: "org.mpris.MediaPlayer2.\(suffix)")!
+    convenience init(_ suffix: String, in world: LinnetWorld, playing track: String, paused: Bool = false) async throws {
+        var environment: [String: String] = [:]
+        environment["XDG_STATE_HOME"] = world.home.appendingPathComponent("state-\(suffix)").path
+        try await self.init(
+            name: "org.mpris.MediaPlayer2.\(suffix)", in: world, executable: LinnetWorld.binary,
+            arguments: ["--name", suffix, "--audio-sink", "fakesink sync=true", "--no-resume", "--log-level", "warning"]
+                + (paused ? ["--paused"] : []) + [track],
+            environment: environment)
+        if !paused { try await waitForStatus("Playing") }
+    }
+
+    /// Where mpv's MPRIS plugin (Debian's mpv-mpris) lives.
+    static let mpvPlugin = "/usr/lib/mpv-mpris/mpris.so"
+
+    /// Whether mpv and its MPRIS plugin are installed (they are optional).
+    static var mpvIsInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/mpv") && FileManager.default.fileExists(atPath: mpvPlugin)
+    }
+
+    /// Starts mpv with the MPRIS plugin, playing `track` in a loop to a null output in real time.
+    static func mpv(in world: LinnetWorld, playing track: String) async throws -> OtherPlayer {
+        let player = try await OtherPlayer(
+            name: "org.mpris.MediaPlayer2.mpv", in: world, executable: URL(fileURLWithPath: "/usr/bin/mpv"),
+            arguments: [
+                "--no-config", "--script=\(mpvPlugin)", "--no-video", "--ao=null", "--really-quiet", "--loop=inf", track,
+            ],
+            environment: [:])
+        try await player.waitForStatus("Playing")
+        return player
+    }
+
+    private init(
+        name: String, in world: LinnetWorld, executable: URL, arguments: [String], environment extra: [String: String]
+    ) async throws {
+        self.name = BusName(rawValue: name)!
         self.world = world
-        process.executableURL = LinnetWorld.binary
-        process.arguments = ["--name", suffix, "--audio-sink", "fakesink sync=true", "--no-resume", "--log-level", "warning"]
-            + (paused ? ["--paused"] : []) + [track]
+        process.executableURL = executable
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in world.environment { environment[key] = value }
-        environment["XDG_STATE_HOME"] = world.home.appendingPathComponent("state-\(suffix)").path
+        for (key, value) in extra { environment[key] = value }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        ChildProcessRegistry.record(pid: process.processIdentifier, description: "linnet --name \(suffix)")
-        let (client, name) = (world.client, name)
-        try await waitUntil(.seconds(20), "\(suffix) on the bus") { try await client.nameHasOwner(name) }
-        if !paused { try await waitForStatus("Playing") }
+        ChildProcessRegistry.record(pid: process.processIdentifier, description: executable.lastPathComponent)
+        let (client, busName) = (world.client, self.name)
+        try await waitUntil(.seconds(20), "\(name) on the bus") { try await client.nameHasOwner(busName) }
     }
 
     deinit { kill() }

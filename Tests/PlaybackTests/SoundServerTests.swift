@@ -115,6 +115,26 @@ import TestSupport
         #expect(!log.events.contains { $0.isError })
     }
 
+    /// An alarm plays as an event sound: whoever creates the engine picks the stream's role.
+    @Test(.enabled(if: SoundServer.isInstalled))
+    func theCreatorChoosesTheMediaRole() async throws {
+        let media = try MediaFactory()
+        let server = try await offPool { try SoundServer(in: media.directory.path) }
+        defer { server.stop() }
+        let tone = try media.wav("alarm.wav", frames: 44_100 * 20) { frame in
+            let value = Int16(4_000 * sin(Double(frame) * 2 * .pi * 880 / 44_100))
+            return (value, value)
+        }
+        let engine = GStreamerEngine(output: .description("pulsesink server=\(server.address)"), role: .event)
+        defer { engine.shutdown() }
+        let log = EventLog(engine.events)
+        engine.load(tone)
+        engine.play()
+        try await log.wait(for: "playing") { $0.isState(.playing) }
+        let stream = try await Self.waitForStream(on: server) { _ in true }
+        #expect(stream.properties["media.role"] == "event")
+    }
+
     /// Polls the server (a round trip each time, as a mixer would) until linnet's stream
     /// matches.
     private static func waitForStream(

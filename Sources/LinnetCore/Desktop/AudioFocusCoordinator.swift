@@ -67,20 +67,26 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
         commands.yield(.discover)
     }
 
+    /// The policy for music; see ``AudioFocusing/policy``.
     public var policy: FocusPolicy { currentPolicy.withLock { $0 } }
 
+    /// Changes the policy from the next acquire.
     public func setPolicy(_ policy: FocusPolicy) {
         currentPolicy.withLock { $0 = policy }
     }
 
+    /// Pauses or ducks the other playing players as `purpose` and the policy say; see
+    /// ``AudioFocusing/acquire(_:)``.
     public func acquire(_ purpose: FocusPurpose) {
         commands.yield(.acquire(purpose, FocusEffect(purpose: purpose, policy: policy)))
     }
 
+    /// Gives `purpose` up; restores the players once nothing held needs them changed.
     public func release(_ purpose: FocusPurpose) {
         commands.yield(.release(purpose))
     }
 
+    /// Calls `handler` when linnet should give way to another player, or may resume.
     public func onInterruption(_ handler: @escaping @Sendable (FocusInterruption) -> Void) {
         interruptions.handler.withLock { $0 = handler }
     }
@@ -121,8 +127,9 @@ enum FocusCommand: Sendable {
     case discover
     case nameOwnerChanged(NameOwnerChange)
     case propertiesChanged(sender: BusName, changed: [String: DBusValue])
-    /// A player's properties, read after it appeared.
-    case fetched(name: BusName, owner: BusName, properties: [String: DBusValue])
+    /// A player's properties, read after it appeared (`initial`: it was on the bus when the
+    /// coordinator started).
+    case fetched(name: BusName, owner: BusName, properties: [String: DBusValue], initial: Bool)
     /// The resume window of the yield numbered `token` ended.
     case resumeWindowEnded(token: UInt64)
     case barrier(CheckedContinuation<Void, Never>)

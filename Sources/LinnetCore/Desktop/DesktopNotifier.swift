@@ -46,10 +46,13 @@ public final class DesktopNotifier: DesktopNotifying {
         self.logger = logger
     }
 
+    /// Shows `notification` in `slot`, replacing the slot's bubble; see
+    /// ``DesktopNotifying/show(_:in:onAction:)``.
     public func show(_ notification: DesktopNotification, in slot: String, onAction: (@Sendable (String) -> Void)?) {
         enqueue { notifier in await notifier.post(notification, in: slot, onAction: onAction) }
     }
 
+    /// Closes the slot's bubble, if any.
     public func withdraw(_ slot: String) {
         enqueue { notifier in await notifier.close(slot) }
     }

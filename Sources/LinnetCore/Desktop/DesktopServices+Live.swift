@@ -15,6 +15,14 @@ extension DesktopServices {
         return DesktopServices(focus: focus, inhibitor: inhibitor, notifier: notifier)
     }
 
+    /// Waits until the focus coordinator and the notifier have carried out everything asked of
+    /// them so far — at shutdown, so that players linnet paused are resumed before it exits.
+    /// Bounded: every call they make has a short timeout.
+    public func settle() async {
+        if let focus = focus as? AudioFocusCoordinator { await focus.settle() }
+        if let notifier = notifier as? DesktopNotifier { await notifier.settle() }
+    }
+
     /// Services that do nothing: for tests of other parts and for embedding without a desktop.
     public static var inert: DesktopServices {
         DesktopServices(focus: InertFocus(), inhibitor: InertInhibitor(), notifier: InertNotifier())

@@ -11,7 +11,8 @@ public struct DesktopSettings: Sendable, Equatable {
     /// After giving way to another player under `pause-others`, linnet resumes if that player
     /// stops within this time (`--resume-within`); zero never resumes.
     public var resumeWindow: Duration = .seconds(30)
-    /// Whether the player posts a notification per track (`--notify`).
+    /// Whether track notifications are on (`--notify`), for whoever builds the player's
+    /// ``PlayerDesktopBehaviour`` from these settings.
     public var notifyTrackChanges = false
     /// How long the suspend inhibitor outlives the last reason to hold it.
     public var inhibitorReleaseDelay: Duration = .seconds(5)

@@ -12,9 +12,16 @@ actor FocusWorker {
     }
 
     /// What linnet did to a player and must undo.
-    enum Touch {
+    enum Touch: CustomStringConvertible {
         case paused
         case ducked(original: Double, applied: Double)
+
+        var description: String {
+            switch self {
+            case .paused: "paused"
+            case .ducked(let original, let applied): "ducked from \(original) to \(applied)"
+            }
+        }
     }
 
     /// linnet gave way to `player`; it resumes if that player stops before the window ends.
@@ -67,10 +74,20 @@ actor FocusWorker {
             for (name, peer) in peers where peer.owner == sender {
                 await apply(changed, to: name)
             }
-        case .fetched(let name, let owner, let properties):
+        case .fetched(let name, let owner, let properties, let initial):
             guard isOther(name, owner: owner) else { return }
             if peers[name]?.owner != owner { peers[name] = Peer(owner: owner) }
-            await apply(properties, to: name)
+            guard initial else {
+                await apply(properties, to: name)
+                return
+            }
+            // Playing before linnet looked (linnet may already hold focus: the daemon starts
+            // playing while the bus is still being surveyed): not a player the user just started,
+            // so it is treated as if it had been there at acquire.
+            record(properties, for: name)
+            if peers[name]?.status == "Playing", touched[name] == nil, effect != .none {
+                await impose(effect, on: [name])
+            }
         case .resumeWindowEnded(let token):
             guard yielded?.token == token else { return }
             logger.debug("audio focus: \(yielded?.player.rawValue ?? "?") kept playing; not resuming")
@@ -182,7 +199,7 @@ actor FocusWorker {
             return
         }
         for name in names where isOther(name, owner: nil) {
-            fetch(name, owner: nil)
+            fetch(name, owner: nil, initial: true)
         }
     }
 
@@ -195,13 +212,13 @@ actor FocusWorker {
         }
         if let owner = change.newOwner, isOther(name, owner: owner) {
             peers[name] = Peer(owner: owner)
-            fetch(name, owner: owner)
+            fetch(name, owner: owner, initial: false)
         }
     }
 
     /// Reads a player's properties without holding up other commands; the result comes back
     /// as a command of its own.
-    private nonisolated func fetch(_ name: BusName, owner: BusName?) {
+    private nonisolated func fetch(_ name: BusName, owner: BusName?, initial: Bool) {
         let peer = MPRISPeer(connection: connection, name: name, timeout: settings.callTimeout)
         let (commands, connection, logger) = (commands, connection, logger)
         Task {
@@ -209,20 +226,24 @@ actor FocusWorker {
                 let resolved: BusName
                 if let owner { resolved = owner } else { resolved = try await connection.nameOwner(name) }
                 let properties = try await peer.allProperties()
-                commands.yield(.fetched(name: name, owner: resolved, properties: properties))
+                commands.yield(.fetched(name: name, owner: resolved, properties: properties, initial: initial))
             } catch {
                 logger.debug("audio focus: cannot read \(name): \(error)")
             }
         }
     }
 
+    /// Updates what is known of `name`'s status and volume.
+    private func record(_ properties: [String: DBusValue], for name: BusName) {
+        if case .string(let status)? = properties["PlaybackStatus"] { peers[name]?.status = status }
+        if case .double(let volume)? = properties["Volume"] { peers[name]?.volume = volume }
+    }
+
+    /// Records a change and reacts to a player starting or stopping.
     private func apply(_ properties: [String: DBusValue], to name: BusName) async {
-        guard var peer = peers[name] else { return }
-        let before = peer.status
-        if case .string(let status)? = properties["PlaybackStatus"] { peer.status = status }
-        if case .double(let volume)? = properties["Volume"] { peer.volume = volume }
-        peers[name] = peer
-        guard peer.status != before else { return }
+        guard let before = peers[name]?.status else { return }
+        record(properties, for: name)
+        guard let peer = peers[name], peer.status != before else { return }
         if peer.status == "Playing" {
             await startedPlaying(name)
         } else if yielded?.player == name {

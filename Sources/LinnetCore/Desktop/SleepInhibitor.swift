@@ -46,6 +46,7 @@ public final class SleepInhibitor: SleepInhibiting {
         self.logger = logger
     }
 
+    /// Holds the inhibitor for `reason`; the first reason takes it.
     public func hold(_ reason: String, explanation: String) {
         state.withLock { state in
             state.reasons[reason] = explanation
@@ -55,6 +56,7 @@ public final class SleepInhibitor: SleepInhibiting {
         reconcile()
     }
 
+    /// Drops `reason`; the last one going starts the release delay.
     public func release(_ reason: String) {
         let startLingering = state.withLock { state -> Bool in
             guard state.reasons.removeValue(forKey: reason) != nil, state.reasons.isEmpty else { return false }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What the player remembers about its dealings with the desktop services.
 struct DesktopLinkState {
-    /// Whether focus and the "playing" inhibitor are held.
+    /// Whether focus and the "playing" inhibitor are held: while playing, and through a call.
     var holdsPlayback = false
     /// Paused because the focus coordinator asked linnet to give way; resume when it says so.
     var pausedForFocus = false
@@ -38,17 +38,19 @@ extension PlayerController {
     /// Called from `publish`, under the state lock: the services only queue work.
     func syncDesktop(_ state: State) {
         let playing = state.intent == .playing
+        // A call is a pause, not an end: players linnet paused stay paused through it.
+        let holds = playing || (state.pausedBySoundServer && state.intent == .paused)
         let announcement = playing && configuration.desktop.notifyTrackChanges ? announcement(state) : nil
         let (changed, announce) = desktopLink.withLock { link -> (Bool, Bool) in
-            let changed = link.holdsPlayback != playing
-            link.holdsPlayback = playing
+            let changed = link.holdsPlayback != holds
+            link.holdsPlayback = holds
             if playing || state.intent == .stopped { link.pausedForFocus = false }
             guard let announcement, announcement != link.notified else { return (changed, false) }
             link.notified = announcement
             return (changed, true)
         }
         if changed {
-            if playing {
+            if holds {
                 desktop.focus.acquire(.music)
                 desktop.inhibitor.hold(Self.playingInhibitReason, explanation: "Playing music")
             } else {
@@ -111,5 +113,19 @@ extension PlayerController {
             logger.info("resuming: the other player stopped")
             play()
         }
+    }
+}
+
+extension PlayerController {
+    /// The output linnet played to went away (or the user moved the stream): pause, like a
+    /// phone when headphones come out, unless told to keep playing.
+    func outputMoved(to device: String?, _ state: inout State) {
+        logger.info("the audio output moved to \(device ?? "another device")")
+        guard configuration.desktop.onRouteLost == .pause, state.intent == .playing else { return }
+        state.intent = .paused
+        state.pausedBySoundServer = false
+        engine.pause()
+        logger.info("paused: the audio output went away")
+        publish(state, position: engine.position())
     }
 }

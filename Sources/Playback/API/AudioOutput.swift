@@ -31,3 +31,21 @@ public struct ApplicationIdentity: Sendable, Hashable {
     public static let linnet = ApplicationIdentity(
         name: "Linnet", id: "linnet", iconName: "audio-x-generic")
 }
+
+/// What kind of sound the engine plays, as the sound server's `media.role` stream property
+/// says it. Role-based policies act on it: PulseAudio's module-role-cork and PipeWire's policy
+/// cork `music` during calls, and route or duck `event` sounds (alarms, bells) differently.
+public struct MediaRole: RawRepresentable, Sendable, Hashable {
+    /// The property's value, e.g. `music`.
+    public var rawValue: String
+
+    /// A role with the given `media.role` value.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Music: corked during calls.
+    public static let music = MediaRole(rawValue: "music")
+    /// Event sounds such as alarms, bells and timers (PulseAudio's role for "alarm" sounds).
+    public static let event = MediaRole(rawValue: "event")
+    /// A call: starting one corks music streams.
+    public static let phone = MediaRole(rawValue: "phone")
+}

@@ -41,6 +41,11 @@ public enum PlaybackEvent: Sendable, Hashable {
     /// outputs with a stream volume (PulseAudio, PipeWire) report it, and only as they write
     /// audio: a change made while paused arrives when playback resumes.
     case volumeChanged(volume: Double, muted: Bool)
+    /// The sound server moved the output stream to another device, `device` (its sink name,
+    /// when known): the one it played to went away (a USB or Bluetooth sink, an unloaded sink)
+    /// or the user moved the stream in a mixer. Playback goes on there; the player decides
+    /// whether to pause. Reported by PulseAudio outputs (pulsesink, also under autoaudiosink).
+    case outputMoved(device: String?)
 }
 
 /// The engine's state as a player shows it.

@@ -222,6 +222,15 @@ extension GStreamerEngine {
         emit(.volumeChanged(volume: level.volume, muted: level.muted))
     }
 
+    /// Scheduled by the ``OutputRouteWatcher`` when the stream moved to another sink.
+    func outputMoved() {
+        guard !session.isShutDown else { return }
+        let sinks = audioSink.map { [$0] + $0.descendants } ?? []
+        let device = sinks.lazy.filter { $0.hasProperty("current-device") }
+            .compactMap { $0.string("current-device") }.first { !$0.isEmpty }
+        emit(.outputMoved(device: device))
+    }
+
     /// Forwarded from the streaming thread's about-to-finish.
     func aboutToFinish(generation: UInt64, finishing: String?, next: String?) {
         guard !session.isShutDown, generation == session.generation, let finishing else { return }

@@ -20,6 +20,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     let tagReader: TagReader
     /// Touched on the loop thread only; that confinement is what makes the class Sendable.
     var session = EngineSession()
+    /// The sink playbin plays into; playbin holds it for the engine's life.
+    private(set) var audioSink: UnsafeMutablePointer<GstElement>?
     private var signalHandlers: [gulong] = []
 
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
@@ -27,12 +29,12 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// file with a video track never needs a display.
     private static let audioOnlyFlags: UInt32 = 0x02 | 0x10
 
-    /// Creates an engine playing to `output`, introducing itself as `application` to the sound
-    /// server, levelling loudness per `replayGain`, and writing embedded cover art to
-    /// `artCache`. Problems with the output are not fatal: the engine falls back and reports a
-    /// ``PlaybackEvent/warning(uri:message:)`` first.
+    /// Creates an engine playing to `output`, introducing itself as `application` playing
+    /// `role` sounds to the sound server, levelling loudness per `replayGain`, and writing
+    /// embedded cover art to `artCache`. Problems with the output are not fatal: the engine falls
+    /// back and reports a ``PlaybackEvent/warning(uri:message:)`` first.
     public init(
-        output: AudioOutput = .system, application: ApplicationIdentity = .linnet,
+        output: AudioOutput = .system, application: ApplicationIdentity = .linnet, role: MediaRole = .music,
         replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard()
     ) {
         GStreamerRuntime.ensureInitialized()
@@ -44,7 +46,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         playbin = UnsafeMutableRawPointer(gst_object_ref_sink(made)!)
             .assumingMemoryBound(to: GstElement.self)
         session.reportedState = .stopped
-        configure(output: output, application: application, replayGain: replayGain)
+        configure(output: output, application: application, role: role, replayGain: replayGain)
     }
 
     deinit {
@@ -58,14 +60,17 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         gst_object_unref(playbin.pointer)
     }
 
-    private func configure(output: AudioOutput, application: ApplicationIdentity, replayGain: ReplayGainMode) {
+    private func configure(
+        output: AudioOutput, application: ApplicationIdentity, role: MediaRole, replayGain: ReplayGainMode
+    ) {
         playbin.set("flags", Self.audioOnlyFlags)
         let filter = AudioFilterFactory.make(replayGain: replayGain)
         if let element = filter.element { playbin.set("audio-filter", element: element) }
         for warning in filter.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
-        signalHandlers.append(StreamProperties.install(on: playbin, application: application))
+        signalHandlers.append(StreamProperties.install(on: playbin, application: application, role: role))
         let built = AudioSinkFactory.make(for: output)
         playbin.set("audio-sink", element: built.sink)
+        audioSink = built.sink
         gst_object_unref(built.sink)
         for warning in built.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
 
@@ -79,6 +84,9 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         signalHandlers += volumeWatcher.install(on: playbin) {
             loop.execute { engine.value?.volumeMayHaveChanged() }
         }
+        signalHandlers.append(OutputRouteWatcher.install(on: playbin) {
+            loop.execute { engine.value?.outputMoved() }
+        })
         BusBridge.install(on: playbin, handoff: handoff) { message in
             loop.execute { engine.value?.handle(message) }
         }

@@ -1,19 +1,23 @@
 internal import CGStreamer
 
-/// Tags the audio stream for the sound server: `media.role=music` lets PulseAudio/PipeWire cork
-/// music during calls, and the application fields name the player in volume mixers. Applied to
+/// Tags the audio stream for the sound server: `media.role` (music by default) lets
+/// PulseAudio/PipeWire cork music during calls or treat alarms as events, and the application fields name the player in volume mixers. Applied to
 /// any element inside playbin that has pulsesink's `stream-properties`, whenever it appears
 /// (autoaudiosink creates its real sink only when it starts).
 final class StreamProperties: @unchecked Sendable {
     private let application: ApplicationIdentity
+    private let role: MediaRole
 
-    private init(application: ApplicationIdentity) {
+    private init(application: ApplicationIdentity, role: MediaRole) {
         self.application = application
+        self.role = role
     }
 
     /// Connects to `playbin`'s element-setup; the signal owns the handler's state.
-    static func install(on playbin: UnsafeMutablePointer<GstElement>, application: ApplicationIdentity) -> gulong {
-        let box = Unmanaged.passRetained(StreamProperties(application: application)).toOpaque()
+    static func install(
+        on playbin: UnsafeMutablePointer<GstElement>, application: ApplicationIdentity, role: MediaRole
+    ) -> gulong {
+        let box = Unmanaged.passRetained(StreamProperties(application: application, role: role)).toOpaque()
         return linnet_gst_connect_element_setup(playbin, { _, element, data in
             guard let element, let data else { return }
             Unmanaged<StreamProperties>.fromOpaque(data).takeUnretainedValue().apply(to: element)
@@ -29,7 +33,7 @@ final class StreamProperties: @unchecked Sendable {
         }
         defer { gst_structure_free(structure) }
         let fields = [
-            ("media.role", "music"), ("application.name", application.name),
+            ("media.role", role.rawValue), ("application.name", application.name),
             ("application.id", application.id), ("application.icon_name", application.iconName),
         ]
         for (key, text) in fields {

@@ -1,24 +1,28 @@
 import Foundation
-import TestSupport
 
-/// A private PulseAudio daemon for one test (see PLATFORM-NOTES): a null sink to play into, and
-/// module-role-cork so a `media.role=phone` stream corks `media.role=music` streams.
-final class SoundServer: @unchecked Sendable {
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") }
+/// A private PulseAudio daemon for one test (see PLATFORM-NOTES): null sinks to play into (the
+/// last one is the default), and module-role-cork so a `media.role=phone` stream corks
+/// `media.role=music` streams.
+public final class SoundServer: @unchecked Sendable {
+    /// Whether PulseAudio is installed here.
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") }
 
     /// The server address for pulsesink's `server` property and `pactl -s`.
-    let address: String
+    public let address: String
     private let pid: pid_t
     private var stopped = false
 
-    init(in directory: String) throws {
+    /// Starts the daemon with its runtime files in `directory` and a null sink per name in
+    /// `sinks`.
+    public init(in directory: String, sinks: [String] = ["linnet_test"]) throws {
         address = "unix:\(directory)/native"
-        let script = """
-            load-module module-null-sink sink_name=linnet_test
+        var script = sinks.map { "load-module module-null-sink sink_name=\($0)\n" }.joined()
+        script += """
             load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native
             load-module module-role-cork trigger_roles=phone cork_roles=music
 
             """
+        if let last = sinks.last { script += "set-default-sink \(last)\n" }
         try script.write(toFile: "\(directory)/test.pa", atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory
@@ -36,7 +40,7 @@ final class SoundServer: @unchecked Sendable {
         while !FileManager.default.fileExists(atPath: "\(directory)/native") {
             guard ContinuousClock.now < deadline else {
                 stop()
-                throw MediaError("pulseaudio did not start")
+                throw TestSupportError("pulseaudio did not start")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -44,36 +48,59 @@ final class SoundServer: @unchecked Sendable {
 
     /// A playback stream as the server sees it (`pactl -f json list sink-inputs`; Debian 12's
     /// pactl 16.1 has the JSON output).
-    struct SinkInput: Sendable {
-        let index: Int
-        let muted: Bool
+    public struct SinkInput: Sendable {
+        public let index: Int
+        public let muted: Bool
         /// Raw per-channel volumes: 65536 is 100 % on the server's cubic scale.
-        let volumes: [Int]
+        public let volumes: [Int]
+        /// The index of the sink it plays to.
+        public let sink: Int
+        /// Its properties, such as `media.role`.
+        public let properties: [String: String]
     }
 
     /// The server's playback streams, via `pactl` as a mixer would see them.
-    func sinkInputs() throws -> [SinkInput] {
+    public func sinkInputs() throws -> [SinkInput] {
         let result = try pactl(["-f", "json", "list", "sink-inputs"])
         guard let streams = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
-            throw MediaError("unexpected pactl output: \(result.stdout)")
+            throw TestSupportError("unexpected pactl output: \(result.stdout)")
         }
         return streams.compactMap { stream in
             guard let index = stream["index"] as? Int, let muted = stream["mute"] as? Bool,
                   let channels = stream["volume"] as? [String: [String: Any]] else { return nil }
-            return SinkInput(index: index, muted: muted, volumes: channels.values.compactMap { $0["value"] as? Int })
+            return SinkInput(
+                index: index, muted: muted, volumes: channels.values.compactMap { $0["value"] as? Int },
+                sink: stream["sink"] as? Int ?? -1,
+                properties: stream["properties"] as? [String: String] ?? [:])
         }
+    }
+
+    /// The index of the sink named `name`.
+    public func sinkIndex(_ name: String) throws -> Int? {
+        let lines = try pactl(["list", "short", "sinks"]).stdout.split(separator: "\n")
+        let fields = lines.map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == name }
+        return fields.flatMap { Int($0[0]) }
+    }
+
+    /// Unloads the null sink named `name`, as when a USB or Bluetooth device goes away.
+    public func removeSink(_ name: String) throws {
+        let lines = try pactl(["list", "short", "modules"]).stdout.split(separator: "\n")
+        guard let line = lines.first(where: { $0.contains("sink_name=\(name)") }),
+              let module = line.split(separator: "\t").first
+        else { throw TestSupportError("no module loaded sink \(name)") }
+        try pactl(["unload-module", String(module)])
     }
 
     /// Runs `pactl` against this server and fails on a non-zero exit.
     @discardableResult
-    func pactl(_ arguments: [String]) throws -> ToolResult {
+    public func pactl(_ arguments: [String]) throws -> ToolResult {
         let result = try ExternalTool.run("pactl", ["-s", address] + arguments)
-        guard result.status == 0 else { throw MediaError("pactl \(arguments) failed: \(result.stderr)") }
+        guard result.status == 0 else { throw TestSupportError("pactl \(arguments) failed: \(result.stderr)") }
         return result
     }
 
     /// SIGKILL: Swift Testing children do not receive SIGTERM (PLATFORM-NOTES).
-    func stop() {
+    public func stop() {
         guard !stopped else { return }
         stopped = true
         kill(pid, SIGKILL)
@@ -98,7 +125,7 @@ final class SoundServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard result == 0 else { throw MediaError("posix_spawn \(path) failed: \(result)") }
+        guard result == 0 else { throw TestSupportError("posix_spawn \(path) failed: \(result)") }
         return pid
     }
 }
