@@ -20,6 +20,7 @@ extension Daemon {
         configuration.ringLimit = options.ringLimit
         let clock = ClockService(controller: controller, effects: effects, services: services, configuration: configuration)
         let linnetInterface = LinnetExtension(clock: clock, connection: connection, focus: services.focus, home: directories.home)
+        clock.loadAlarms()
         try linnetInterface.export()
         return (clock, linnetInterface)
     }

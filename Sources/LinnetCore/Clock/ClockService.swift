@@ -93,13 +93,9 @@ public final class ClockService: Sendable {
         eventSink.withLock { $0 }?(event)
     }
 
-    /// Loads the saved alarms (reporting any missed while linnet was down), takes over the
-    /// MPRIS commands it needs and arms the first deadline.
-    public func start() throws {
-        let timer = try WallClockTimer(loop: loop) { [weak self] event in
-            self?.wallClockEvent(event)
-        }
-        wallTimerSlot.withLock { $0 = timer }
+    /// Loads the saved alarms. Call it before the player takes its bus name, so a client asking
+    /// the moment linnet appears sees them.
+    public func loadAlarms() {
         switch store.load() {
         case .loaded(var book):
             book.recoverAfterRestart()
@@ -110,6 +106,15 @@ public final class ClockService: Sendable {
         case .missing:
             break
         }
+    }
+
+    /// Takes over the MPRIS commands it needs, reports alarms missed while linnet was down and
+    /// arms the first deadline. Call it once the player is on the bus.
+    public func start() throws {
+        let timer = try WallClockTimer(loop: loop) { [weak self] event in
+            self?.wallClockEvent(event)
+        }
+        wallTimerSlot.withLock { $0 = timer }
         controller.interceptCommands { [weak self] command in
             self?.intercept(command) ?? false
         }
