@@ -119,11 +119,21 @@ public final class ClockService: Sendable {
             self?.intercept(command) ?? false
         }
         loop.perform { [weak self] in self?.processDueAlarms() }
-        // Synthesise the built-in tones now, off the loop, so the first ring need not wait.
+        if state.withLock({ !$0.book.alarms.isEmpty }) {
+            Task.detached(priority: .background) { [weak self] in self?.prepareBuiltInSounds(bell: false) }
+        }
+    }
+
+    /// Synthesises the built-in alarm tone (and the bell) if the cache lacks them. Called off the
+    /// loop when an alarm or Pomodoro is set, so a ring never waits for it and an idle linnet
+    /// never spends the time.
+    func prepareBuiltInSounds(bell: Bool) {
         let sounds = BuiltInSounds(directory: configuration.soundsDirectory)
-        Task.detached(priority: .background) {
-            _ = try? sounds.alarmURI()
-            _ = try? sounds.bellURI()
+        do {
+            _ = try sounds.alarmURI()
+            if bell { _ = try sounds.bellURI() }
+        } catch {
+            logger.error("cannot write the built-in sounds: \(error)")
         }
     }
 

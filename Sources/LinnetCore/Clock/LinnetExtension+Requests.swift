@@ -19,6 +19,8 @@ extension LinnetExtension {
         }
         if let sound = try map.string("sound") {
             options.sound = try await playableURIs(sound, what: "sound").first
+        } else {
+            clock.prepareBuiltInSounds(bell: false)
         }
         let alarm = try invalidArgs { () throws(AlarmError) in try clock.addAlarm(time, options: options) }
         return [.uint32(alarm.id), .int64(Int64(alarm.nextFire.timeIntervalSince1970))]
@@ -40,6 +42,7 @@ extension LinnetExtension {
         var music: [PlayableItem] = []
         if let path = try map.string("music") { music = try await playableItems(path, what: "music") }
         let bell = try await map.string("bell").asyncMap { try await self.playableURIs($0, what: "bell").first }
+        if bell == nil { clock.prepareBuiltInSounds(bell: true) }
         // On the loop, like every MPRIS command, so none slips past the take-over while it starts.
         let clock = self.clock
         let (chosenSettings, chosenMusic, chosenBell) = (settings, music, bell ?? nil)
