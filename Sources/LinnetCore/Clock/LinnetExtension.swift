@@ -89,7 +89,7 @@ public final class LinnetExtension: Sendable {
                 },
                 DBusMethod("TogglePomodoro", outputs: [DBusArgument("paused", .boolean)]) { [weak self] _ in
                     guard let clock = self?.clock, clock.pomodoro != nil else {
-                        throw DBusError(.failed, "no Pomodoro is running (start one with StartPomodoro)")
+                        throw DBusError(Self.noPomodoro, "no Pomodoro is running (start one with StartPomodoro)")
                     }
                     clock.togglePomodoro()
                     return [.boolean(clock.pomodoro?.isPaused ?? false)]
@@ -133,6 +133,9 @@ public final class LinnetExtension: Sendable {
                 DBusSignalDeclaration("SleepTimerFired"),
             ])
     }
+
+    /// TogglePomodoro's answer when no Pomodoro runs.
+    public static let noPomodoro: ErrorName = "io.linnet.Linnet1.Error.NoPomodoro"
 
     static let optionsType = DBusType.dictionary(key: .string, value: .variant)
     /// (id, label, next fire in Unix seconds, next fire as local text, repeat rule, state, sound).

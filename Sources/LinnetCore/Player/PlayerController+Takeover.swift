@@ -68,7 +68,8 @@ extension PlayerController {
         if let metadata = overlay.metadata { mpris.player.metadata = metadata }
         if let title = overlay.title {
             if mpris.player.metadata == .empty {
-                mpris.player.metadata = Metadata(trackID: TrackID("/org/linnet/pomodoro"), title: title)
+                // Nothing queued: no track to name, but panels still show the phase.
+                mpris.player.metadata = Metadata(trackID: .noTrack, title: title)
             } else {
                 mpris.player.metadata.title = title
             }
