@@ -203,8 +203,9 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func anUnansweredAlarmStopsAfterTheRingLimit() async throws {
+    func anUnansweredAlarmStopsAfterTheRingLimitAndTheInhibitorGoes() async throws {
         let world = try LinnetWorld()
+        let portal = try RecordingPortalInhibitor(address: world.bus.address)
         let quiet = try await world.makeTrack("quiet.ogg", title: "Quiet", seconds: 1)
         try await world.start(["--no-resume", "--paused", "--ring-limit", "2s", quiet] + world.effectsArguments)
         let set = try await world.clock.call("AddAlarm", [.string("+1s"), .stringVariantDictionary([("ramp", .string("0"))])])
@@ -213,6 +214,9 @@ import TestSupport
         try await world.waitUntil("stopped on its own") { try await world.listedAlarms().isEmpty }
         // Nobody answered: the ring limit stopped it.
         #expect(world.log.contains("alarm 1 unanswered for 0:02; stopping it"))
+        // Held for the alarm (linnet itself is paused), released once it has rung.
+        #expect(portal.inhibitions.count == 1)
+        try await world.waitUntil("the inhibitor released", timeout: .seconds(20)) { portal.active.isEmpty }
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
         try await world.waitUntil("the track, not the alarm") { try await world.title() == "Quiet" }
         world.kill()

@@ -136,7 +136,7 @@ extension ClockService {
         for action in actions {
             switch action {
             case .playMusic:
-                if ringingAlarm == nil { controller.playMusic() }
+                if ringingAlarm == nil { controller.playMusic() } else { controller.playMusicAfterAlarm() }
             case .pauseMusic:
                 controller.pauseMusic()
             case .ringBell:

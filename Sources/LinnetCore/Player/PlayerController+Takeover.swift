@@ -92,8 +92,11 @@ extension PlayerController {
     /// Plays the music (the clock features' own request, not the user's).
     public func playMusic() { bypassingTakeover { play() } }
 
-    /// Pauses the music.
-    public func pauseMusic() { bypassingTakeover { pause() } }
+    /// Pauses the music; it then stays paused after an alarm, whatever was suspended.
+    public func pauseMusic() {
+        takeover.suspended.withLock { $0 = false }
+        bypassingTakeover { pause() }
+    }
 
     /// Whether the music is playing.
     public var isPlayingMusic: Bool { state.withLock { $0.intent == .playing } }
@@ -101,8 +104,14 @@ extension PlayerController {
     /// Pauses the music for an alarm, remembering to resume it; nothing if it was not playing.
     public func suspendMusic() {
         guard isPlayingMusic else { return }
-        takeover.suspended.withLock { $0 = true }
         pauseMusic()
+        takeover.suspended.withLock { $0 = true }
+    }
+
+    /// Asks for the music to play once the alarm is over (a Pomodoro focus block began while it
+    /// rang).
+    public func playMusicAfterAlarm() {
+        takeover.suspended.withLock { $0 = true }
     }
 
     /// Resumes what ``suspendMusic()`` paused (unless the user started something meanwhile).
