@@ -21,7 +21,7 @@ struct AlarmCommand: AsyncParsableCommand {
         if let repeatRule {
             do { _ = try RepeatRule.parse(repeatRule) } catch { throw ValidationError(error.description) }
         }
-        if let ramp, ramp != "0" { _ = try parseDuration(ramp) }
+        if let ramp { _ = try parseDuration(ramp, allowZero: true) }
         if let snooze { _ = try parseDuration(snooze) }
     }
 
@@ -31,7 +31,7 @@ struct AlarmCommand: AsyncParsableCommand {
         if let label { options.append(("label", .string(label))) }
         if let sound { options.append(("sound", .string(absolutePath(sound)))) }
         if let repeatRule { options.append(("repeat", .string(repeatRule))) }
-        if let ramp { options.append(("ramp", .double(ramp == "0" ? 0 : try parseDuration(ramp)))) }
+        if let ramp { options.append(("ramp", .double(try parseDuration(ramp, allowZero: true)))) }
         if let snooze { options.append(("snooze", .double(try parseDuration(snooze)))) }
         let reply = try await client.call("AddAlarm", [.string(time), .stringVariantDictionary(options)])
         guard case .uint32(let id)? = reply.first, case .int64(let fire)? = reply.last else { return }
@@ -83,7 +83,7 @@ struct SleepCommand: AsyncParsableCommand {
 
     func validate() throws {
         if duration != "off" { _ = try parseDuration(duration) }
-        if fade != "0" { _ = try parseDuration(fade) }
+        _ = try parseDuration(fade, allowZero: true)
     }
 
     func run() async throws {
@@ -94,7 +94,7 @@ struct SleepCommand: AsyncParsableCommand {
             return
         }
         let seconds = try parseDuration(duration)
-        let fadeSeconds = fade == "0" ? 0 : try parseDuration(fade)
+        let fadeSeconds = try parseDuration(fade, allowZero: true)
         _ = try await client.call("SetSleepTimer", [.double(seconds), .double(fadeSeconds)])
         print("pausing in \(ClockDuration.clock(seconds))")
     }

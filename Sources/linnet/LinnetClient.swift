@@ -73,9 +73,9 @@ struct LinnetClient {
 }
 
 /// Parses durations for options (`25m`, `90s`, `1h30m`).
-func parseDuration(_ text: String) throws -> TimeInterval {
+func parseDuration(_ text: String, allowZero: Bool = false) throws -> TimeInterval {
     do {
-        return try ClockDuration.parse(text)
+        return try ClockDuration.parse(text, allowZero: allowZero)
     } catch {
         throw ValidationError(error.description)
     }

@@ -17,6 +17,8 @@ import Testing
         #expect(try ClockDuration.parse("2H") == 7200)
         #expect(try ClockDuration.parse("1.5s") == 1.5)
         #expect(try ClockDuration.parse("45") == 45)
+        #expect(try ClockDuration.parse("0s", allowZero: true) == 0)
+        #expect(try ClockDuration.parse("0", allowZero: true) == 0)
         for bad in ["", "0", "0s", "-5m", "m", "5x", "30m1h", "5m5m", "10", "1e400", "400d", "5 m"] where bad != "10" {
             #expect(throws: ClockDuration.ParseError.self, "\(bad)") { try ClockDuration.parse(bad) }
         }

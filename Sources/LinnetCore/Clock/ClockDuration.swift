@@ -13,12 +13,13 @@ public enum ClockDuration {
     public static let maximum: TimeInterval = 366 * 86_400
 
     /// Seconds in `text`. Each unit (h, m, s) may appear once, in that order; a bare number is
-    /// seconds. Zero and negative durations are rejected.
-    public static func parse(_ text: String) throws(ParseError) -> TimeInterval {
+    /// seconds. Negative durations are rejected, and zero unless `allowZero` (a ramp or fade of
+    /// nothing is fine, a timer of nothing is not).
+    public static func parse(_ text: String, allowZero: Bool = false) throws(ParseError) -> TimeInterval {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { throw ParseError(description: "empty duration") }
         if let seconds = Double(trimmed) {
-            return try checked(seconds, text)
+            return try checked(seconds, text, allowZero: allowZero)
         }
         var total: TimeInterval = 0
         var number = ""
@@ -41,11 +42,13 @@ public enum ClockDuration {
         guard number.isEmpty else {
             throw ParseError(description: "\"\(text)\" needs a unit after \(number) (h, m or s)")
         }
-        return try checked(total, text)
+        return try checked(total, text, allowZero: allowZero)
     }
 
-    private static func checked(_ seconds: TimeInterval, _ text: String) throws(ParseError) -> TimeInterval {
-        guard seconds.isFinite, seconds > 0 else { throw ParseError(description: "\"\(text)\" must be longer than zero") }
+    private static func checked(_ seconds: TimeInterval, _ text: String, allowZero: Bool) throws(ParseError) -> TimeInterval {
+        guard seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
+            throw ParseError(description: "\"\(text)\" must be longer than zero")
+        }
         guard seconds <= maximum else { throw ParseError(description: "\"\(text)\" is longer than a year") }
         return seconds
     }

@@ -48,12 +48,12 @@ extension ClockService {
 
     /// Snoozes the ringing alarm (Next, or the notification's Snooze).
     public func snoozeRinging() {
-        let actions = state.withLock { state -> [AlarmAction] in
-            guard let id = state.ringing?.id else { return [] }
-            return state.book.snooze(id, now: Date())
+        let (actions, snoozed) = state.withLock { state -> ([AlarmAction], Alarm?) in
+            guard let id = state.ringing?.id else { return ([], nil) }
+            return (state.book.snooze(id, now: Date()), state.book.alarm(id))
         }
-        if let alarm = actions.isEmpty ? nil : state.withLock({ state in state.book.alarm(state.ringing?.id ?? 0) }) {
-            logger.info("alarm \(alarm.id) snoozed until \(resolver.describe(alarm.nextFire, relativeTo: Date()))")
+        if let snoozed {
+            logger.info("alarm \(snoozed.id) snoozed until \(resolver.describe(snoozed.nextFire, relativeTo: Date()))")
         }
         perform(actions)
     }

@@ -137,10 +137,9 @@ struct OptionMap {
         case .int32(let number): seconds = Double(number)
         case .uint32(let number): seconds = Double(number)
         case .int64(let number): seconds = Double(number)
-        case .string(let text) where allowZero && (text == "0" || text == "0s"): seconds = 0
         case .string(let text):
             do {
-                seconds = try ClockDuration.parse(text)
+                seconds = try ClockDuration.parse(text, allowZero: allowZero)
             } catch {
                 throw DBusError(.invalidArgs, "\(key): \(error.description)")
             }
