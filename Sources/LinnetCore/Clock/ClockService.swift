@@ -67,6 +67,7 @@ public final class ClockService: Sendable {
     let logger = Logger(label: "linnet.clock")
     let loop: EventLoop
     private let wallTimerSlot = Mutex<WallClockTimer?>(nil)
+    private let zoneWatcherSlot = Mutex<TimeZoneWatcher?>(nil)
     private let eventSink = Mutex<(@Sendable (ClockEvent) -> Void)?>(nil)
     /// The sleep timer and Pomodoro count time the machine is awake (CLOCK_MONOTONIC on Linux,
     /// like the loop's timers): they pause while it sleeps.
@@ -115,6 +116,9 @@ public final class ClockService: Sendable {
             self?.wallClockEvent(event)
         }
         wallTimerSlot.withLock { $0 = timer }
+        let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
+        if watcher == nil { logger.info("cannot watch /etc/localtime; a new time zone applies after a restart") }
+        zoneWatcherSlot.withLock { $0 = watcher }
         controller.interceptCommands { [weak self] command in
             self?.intercept(command) ?? false
         }
@@ -145,6 +149,7 @@ public final class ClockService: Sendable {
             state.pomodoroTimer?.cancel()
         }
         wallTimerSlot.withLock { $0 = nil }
+        zoneWatcherSlot.withLock { $0 = nil }
         effects.shutdown()
     }
 
@@ -158,12 +163,20 @@ public final class ClockService: Sendable {
 
     private func wallClockEvent(_ event: WallClockTimer.Event) {
         if event == .clockChanged {
-            // The zone may have changed with the clock; Foundation caches it.
-            NSTimeZone.resetSystemTimeZone()
-            logger.info("the wall clock was set; re-planning alarms")
-            let actions = state.withLock { $0.book.rearm(now: Date(), resolver: resolver) }
-            perform(actions)
+            replan("the wall clock was set")
+        } else {
+            processDueAlarms()
         }
+    }
+
+    /// The clock or the zone changed: times of day are resolved again, then whatever is due
+    /// rings (or is reported) and the next deadline is armed.
+    func replan(_ reason: String) {
+        // Foundation caches the zone.
+        NSTimeZone.resetSystemTimeZone()
+        logger.info("\(reason); re-planning alarms")
+        let actions = state.withLock { $0.book.rearm(now: Date(), resolver: resolver) }
+        perform(actions)
         processDueAlarms()
     }
 
