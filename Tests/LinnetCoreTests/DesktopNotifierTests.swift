@@ -11,11 +11,13 @@ import TestSupport
     private static let logger = Logger(label: "test.notifier")
 
     @Test func eachSlotReplacesItsBubbleAndActionsComeBack() async throws {
-        try await withTimeout(.seconds(30), "notifier test") {
-            let bus = try PrivateBus()
+        try await withTimeout(.seconds(60), "notifier test") {
+            let bus = try await offPool { try PrivateBus() }
             defer { bus.stop() }
-            let server = try RecordingNotificationServer(address: bus.address)
-            let notifier = DesktopNotifier(connection: try DBusConnection(address: bus.address), logger: Self.logger)
+            let server = try await offPool { try RecordingNotificationServer(address: bus.address) }
+            let notifier = try await offPool {
+                DesktopNotifier(connection: try DBusConnection(address: bus.address), logger: Self.logger)
+            }
             let picked = Recorder<String>()
             let actions = [NotificationAction(key: "previous", label: "Previous"), NotificationAction(key: "next", label: "Next")]
 
@@ -47,10 +49,10 @@ import TestSupport
             #expect(server.capabilityQueryCount == 1)
 
             try server.invokeAction(id: calls[1].id, key: "next")
-            try await waitUntil(.seconds(10), "the action to arrive") { picked.values == ["next"] }
+            try await waitUntil(.seconds(20), "the action to arrive") { picked.values == ["next"] }
 
             // The bubble was dismissed with the click: the slot's next one is new.
-            try await waitUntil(.seconds(10), "the closed bubble to be forgotten") {
+            try await waitUntil(.seconds(20), "the closed bubble to be forgotten") {
                 notifier.show(DesktopNotification(summary: "Gamma"), in: "track", onAction: nil)
                 await notifier.settle()
                 return server.notifications.last?.replacesID == 0
@@ -63,11 +65,13 @@ import TestSupport
     }
 
     @Test func noButtonsWhenTheServerCannotShowThem() async throws {
-        try await withTimeout(.seconds(30), "notifier capabilities test") {
-            let bus = try PrivateBus()
+        try await withTimeout(.seconds(60), "notifier capabilities test") {
+            let bus = try await offPool { try PrivateBus() }
             defer { bus.stop() }
-            let server = try RecordingNotificationServer(address: bus.address, capabilities: ["body"])
-            let notifier = DesktopNotifier(connection: try DBusConnection(address: bus.address), logger: Self.logger)
+            let server = try await offPool { try RecordingNotificationServer(address: bus.address, capabilities: ["body"]) }
+            let notifier = try await offPool {
+                DesktopNotifier(connection: try DBusConnection(address: bus.address), logger: Self.logger)
+            }
             notifier.show(
                 DesktopNotification(summary: "Alpha", actions: [NotificationAction(key: "next", label: "Next")]),
                 in: "track", onAction: nil)
@@ -78,16 +82,17 @@ import TestSupport
     }
 
     @Test func withoutAServerRequestsAreDroppedQuickly() async throws {
-        try await withTimeout(.seconds(30), "notifier without server") {
-            let bus = try PrivateBus()
+        try await withTimeout(.seconds(60), "notifier without server") {
+            let bus = try await offPool { try PrivateBus() }
             defer { bus.stop() }
-            let notifier = DesktopNotifier(
-                connection: try DBusConnection(address: bus.address), timeout: .seconds(1), logger: Self.logger)
+            let notifier = try await offPool {
+                DesktopNotifier(connection: try DBusConnection(address: bus.address), timeout: .seconds(1), logger: Self.logger)
+            }
             notifier.show(DesktopNotification(summary: "Nobody"), in: "track", onAction: nil)
             notifier.withdraw("track")
             await notifier.settle()
             // A server that appears later is used.
-            let server = try RecordingNotificationServer(address: bus.address)
+            let server = try await offPool { try RecordingNotificationServer(address: bus.address) }
             notifier.show(DesktopNotification(summary: "Somebody"), in: "track", onAction: nil)
             await notifier.settle()
             #expect(server.notifications.map(\.summary) == ["Somebody"])

@@ -10,18 +10,22 @@ import TestSupport
 @Suite(.serialized) struct AudioFocusCoordinatorTests {
     private static let logger = Logger(label: "test.focus")
 
+    /// Made off the cooperative pool: starting it makes blocking round trips to the bus.
     private static func coordinator(
         _ world: LinnetWorld, policy: FocusPolicy, resumeWindow: Duration = .seconds(30)
-    ) throws -> AudioFocusCoordinator {
+    ) async throws -> AudioFocusCoordinator {
         var settings = DesktopSettings()
         settings.focusPolicy = policy
         settings.duckLevel = 0.25
         settings.resumeWindow = resumeWindow
         settings.callTimeout = .seconds(1)
-        let focus = AudioFocusCoordinator(
-            connection: try DBusConnection(address: world.bus.address), settings: settings, logger: logger)
-        focus.start()
-        return focus
+        let (address, configured) = (world.bus.address, settings)
+        return try await offPool {
+            let focus = AudioFocusCoordinator(
+                connection: try DBusConnection(address: address), settings: configured, logger: logger)
+            focus.start()
+            return focus
+        }
     }
 
     /// Waits until the coordinator follows `names` with the given statuses.
@@ -41,7 +45,7 @@ import TestSupport
             let idle = try await OtherPlayer("idle", in: world, playing: track, paused: true)
             // Named like linnet: never touched.
             let sibling = try await OtherPlayer("linnet.sibling", in: world, playing: track)
-            let focus = try Self.coordinator(world, policy: .pauseOthers)
+            let focus = try await Self.coordinator(world, policy: .pauseOthers)
             try await Self.waitForPlayers(focus, [
                 first.name.rawValue: "Playing", second.name.rawValue: "Playing", idle.name.rawValue: "Paused",
             ])
@@ -73,7 +77,7 @@ import TestSupport
             let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
             let first = try await OtherPlayer("first", in: world, playing: track)
             let second = try await OtherPlayer("second", in: world, playing: track)
-            let focus = try Self.coordinator(world, policy: .pauseOthers)
+            let focus = try await Self.coordinator(world, policy: .pauseOthers)
             let interruptions = Recorder<FocusInterruption>()
             focus.onInterruption { interruptions.record($0) }
             focus.acquire(.music)
@@ -97,7 +101,7 @@ import TestSupport
             try await first.setVolume(0.8)
             try await second.setVolume(0.37)
             try await third.setVolume(0.6)
-            let focus = try Self.coordinator(world, policy: .duck)
+            let focus = try await Self.coordinator(world, policy: .duck)
             try await Self.waitForPlayers(focus, [
                 first.name.rawValue: "Playing", second.name.rawValue: "Playing", third.name.rawValue: "Playing",
             ])
@@ -132,7 +136,7 @@ import TestSupport
             let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
             let first = try await OtherPlayer("first", in: world, playing: track)
             try await first.setVolume(0.5)
-            let focus = try Self.coordinator(world, policy: .mix)
+            let focus = try await Self.coordinator(world, policy: .mix)
             try await Self.waitForPlayers(focus, [first.name.rawValue: "Playing"])
 
             focus.acquire(.music)
@@ -155,7 +159,7 @@ import TestSupport
             let world = try LinnetWorld()
             let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
             let other = try await OtherPlayer("other", in: world, playing: track, paused: true)
-            let focus = try Self.coordinator(world, policy: .pauseOthers)
+            let focus = try await Self.coordinator(world, policy: .pauseOthers)
             let interruptions = Recorder<FocusInterruption>()
             focus.onInterruption { interruptions.record($0) }
             try await Self.waitForPlayers(focus, [other.name.rawValue: "Paused"])
@@ -183,7 +187,7 @@ import TestSupport
             let other = try await OtherPlayer("other", in: world, playing: track, paused: true)
             let hung = try await OtherPlayer("hung", in: world, playing: track)
             let doomed = try await OtherPlayer("doomed", in: world, playing: track)
-            let focus = try Self.coordinator(world, policy: .pauseOthers, resumeWindow: .milliseconds(300))
+            let focus = try await Self.coordinator(world, policy: .pauseOthers, resumeWindow: .milliseconds(300))
             let interruptions = Recorder<FocusInterruption>()
             focus.onInterruption { interruptions.record($0) }
             try await Self.waitForPlayers(focus, [
@@ -197,10 +201,12 @@ import TestSupport
 
             try await other.call("Play")
             try await waitUntil(.seconds(15), "the yield") { interruptions.values.count == 1 }
+            #expect(await focus.givingWayTo() == other.name.rawValue)
             focus.release(.music)
             // The window passes with the other player still playing; its stopping later is
             // none of linnet's business.
-            try await Task.sleep(for: .milliseconds(600))
+            try await waitUntil(.seconds(15), "the resume window to end") { await focus.givingWayTo() == nil }
+            #expect(try await other.status() == "Playing")
             try await other.call("Pause")
             await focus.settle()
             try await Self.waitForPlayers(focus, [other.name.rawValue: "Paused"])
@@ -218,14 +224,14 @@ import TestSupport
             let mpv = try await OtherPlayer.mpv(in: world, playing: track)
             try await mpv.setVolume(0.37)
 
-            let pausing = try Self.coordinator(world, policy: .pauseOthers)
+            let pausing = try await Self.coordinator(world, policy: .pauseOthers)
             try await Self.waitForPlayers(pausing, [mpv.name.rawValue: "Playing"])
             pausing.acquire(.music)
             try await mpv.waitForStatus("Paused")
             pausing.release(.music)
             try await mpv.waitForStatus("Playing")
 
-            let ducking = try Self.coordinator(world, policy: .duck)
+            let ducking = try await Self.coordinator(world, policy: .duck)
             try await Self.waitForPlayers(ducking, [mpv.name.rawValue: "Playing"])
             ducking.acquire(.alarm)
             try await waitUntil(.seconds(15), "mpv ducked") { try await abs(mpv.volume() - 0.37 * 0.25) < 0.001 }

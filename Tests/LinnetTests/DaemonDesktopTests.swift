@@ -48,7 +48,7 @@ import TestSupport
         try await other.waitForStatus("Paused")
         try await world.proxy(MPRISNames.root).call("Quit")
         #expect(try await world.waitForExit() == 0)
-        try await other.waitForStatus("Playing")
+        try await world.waitUntil("the other player to resume") { try await other.status() == "Playing" }
     }
 
     @Test func holdsThePortalInhibitorWhilePlayingAndReleasesItAfterPausing() async throws {

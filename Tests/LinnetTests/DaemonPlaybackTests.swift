@@ -9,8 +9,10 @@ import TestSupport
 @Suite(.serialized) struct DaemonPlaybackTests {
     @Test func playsFilesAndShowsTheirTags() async throws {
         let world = try LinnetWorld()
-        let a = try await world.makeTrack("a.ogg", title: "Alpha Song", artist: "Ann", seconds: 3)
-        let b = try await world.makeTrack("b.ogg", title: "Beta Song", artist: "Bob", seconds: 3)
+        // Long enough that the first track is still playing when the scan ends, however loaded
+        // the machine (3 s tracks ran out under a full parallel suite).
+        let a = try await world.makeTrack("a.ogg", title: "Alpha Song", artist: "Ann", seconds: 30)
+        let b = try await world.makeTrack("b.ogg", title: "Beta Song", artist: "Bob", seconds: 30)
         try await world.start(["--no-resume", a, b])
         try await world.waitUntil("Playing") { try await world.player("PlaybackStatus") == .string("Playing") }
         try await world.waitForScannedQueue()

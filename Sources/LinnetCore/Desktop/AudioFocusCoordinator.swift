@@ -99,6 +99,14 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
         }
     }
 
+    /// The player linnet is giving way to and would resume after, if any (after every request
+    /// and bus event received so far); for diagnostics and tests.
+    public func givingWayTo() async -> String? {
+        await withCheckedContinuation { continuation in
+            commands.yield(.reportYield(continuation))
+        }
+    }
+
     /// Waits until every request and bus event received so far has been handled.
     public func settle() async {
         await withCheckedContinuation { continuation in
@@ -134,4 +142,5 @@ enum FocusCommand: Sendable {
     case resumeWindowEnded(token: UInt64)
     case barrier(CheckedContinuation<Void, Never>)
     case report(CheckedContinuation<[String: String], Never>)
+    case reportYield(CheckedContinuation<String?, Never>)
 }

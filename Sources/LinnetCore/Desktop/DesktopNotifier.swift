@@ -44,6 +44,7 @@ public final class DesktopNotifier: DesktopNotifying {
         self.desktopEntry = desktopEntry
         self.timeout = timeout
         self.logger = logger
+        subscribe()
     }
 
     /// Shows `notification` in `slot`, replacing the slot's bubble; see
@@ -73,7 +74,6 @@ public final class DesktopNotifier: DesktopNotifying {
     }
 
     private func post(_ notification: DesktopNotification, in slot: String, onAction: (@Sendable (String) -> Void)?) async {
-        subscribeIfNeeded()
         let capabilities = await serverCapabilities()
         let replacing = state.withLock { $0.slots[slot]?.id ?? 0 }
         var actions: [DBusValue] = []
@@ -134,9 +134,10 @@ public final class DesktopNotifier: DesktopNotifying {
         }
     }
 
-    /// Listens for ActionInvoked and NotificationClosed once, before the first bubble.
-    private func subscribeIfNeeded() {
-        guard state.withLock({ $0.subscriptions.isEmpty }) else { return }
+    /// Listens for ActionInvoked and NotificationClosed from whichever server owns the name,
+    /// now or later. Two round trips to the bus, made once, here rather than on the
+    /// cooperative pool where a blocking call would hold up other tasks.
+    private func subscribe() {
         do {
             let invoked = try connection.subscribe(
                 MatchRule(sender: Self.service, path: Self.path, interface: Self.interface, member: "ActionInvoked")

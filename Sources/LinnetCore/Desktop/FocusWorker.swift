@@ -13,7 +13,8 @@ actor FocusWorker {
 
     /// What linnet did to a player and must undo.
     enum Touch: CustomStringConvertible {
-        case paused
+        /// Paused by linnet; `acknowledged` once the player itself has reported Paused since.
+        case paused(acknowledged: Bool)
         case ducked(original: Double, applied: Double)
 
         var description: String {
@@ -94,6 +95,8 @@ actor FocusWorker {
             yielded = nil
         case .barrier(let continuation):
             continuation.resume()
+        case .reportYield(let continuation):
+            continuation.resume(returning: yielded?.player.rawValue)
         case .report(let continuation):
             continuation.resume(returning: Dictionary(uniqueKeysWithValues: peers.map { ($0.key.rawValue, $0.value.status) }))
         }
@@ -147,7 +150,7 @@ actor FocusWorker {
                 return nil
             case .pause:
                 try await peer.call("Pause")
-                return .paused
+                return .paused(acknowledged: false)
             case .duck:
                 let original = try await peer.volume()
                 let applied = original * level
@@ -243,6 +246,9 @@ actor FocusWorker {
     private func apply(_ properties: [String: DBusValue], to name: BusName) async {
         guard let before = peers[name]?.status else { return }
         record(properties, for: name)
+        if properties["PlaybackStatus"] == .string("Paused"), case .paused(false)? = touched[name] {
+            touched[name] = .paused(acknowledged: true)
+        }
         guard let peer = peers[name], peer.status != before else { return }
         if peer.status == "Playing" {
             await startedPlaying(name)
@@ -254,7 +260,16 @@ actor FocusWorker {
     /// Another player started while linnet holds focus: duck it too, pause it for an alarm, or
     /// give way to it when linnet only plays music under `pause-others`.
     private func startedPlaying(_ name: BusName) async {
-        if case .paused? = touched[name] { touched[name] = nil }
+        if case .paused(let acknowledged)? = touched[name] {
+            // A player reports in order, so Playing after its own Paused is a restart. Playing
+            // before it is a report from before linnet's Pause that arrived late (measured with
+            // mpv-mpris under load, where its Get still answered Playing too).
+            guard acknowledged else {
+                peers[name]?.status = "Paused"
+                return
+            }
+            touched[name] = nil
+        }
         switch effect {
         case .none:
             return

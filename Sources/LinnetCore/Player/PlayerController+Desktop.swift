@@ -10,6 +10,8 @@ struct DesktopLinkState {
     var pausedForFocus = false
     /// The track the last notification was about, so each track is announced once.
     var notified: TrackAnnouncement?
+    /// linnet is shutting down: whatever is published from now on must not take focus again.
+    var disconnected = false
 }
 
 /// The parts of a track its notification shows; a change of any of them updates the bubble.
@@ -42,6 +44,7 @@ extension PlayerController {
         let holds = playing || (state.pausedBySoundServer && state.intent == .paused)
         let announcement = playing && configuration.desktop.notifyTrackChanges ? announcement(state) : nil
         let (changed, announce) = desktopLink.withLock { link -> (Bool, Bool) in
+            guard !link.disconnected else { return (false, false) }
             let changed = link.holdsPlayback != holds
             link.holdsPlayback = holds
             if playing || state.intent == .stopped { link.pausedForFocus = false }
@@ -64,7 +67,10 @@ extension PlayerController {
     /// Gives back focus and the inhibitor and removes the bubble, when linnet shuts down.
     func disconnectDesktop() {
         let held = desktopLink.withLock { link in
-            defer { link.holdsPlayback = false }
+            defer {
+                link.holdsPlayback = false
+                link.disconnected = true
+            }
             return link.holdsPlayback
         }
         if held {
@@ -101,6 +107,7 @@ extension PlayerController {
     }
 
     private func focusInterrupted(_ interruption: FocusInterruption) {
+        guard !desktopLink.withLock({ $0.disconnected }) else { return }
         switch interruption {
         case .yield:
             guard state.withLock({ $0.intent == .playing }) else { return }
