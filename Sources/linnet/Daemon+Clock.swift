@@ -12,7 +12,8 @@ extension Daemon {
         -> (ClockService, LinnetExtension)
     {
         let effectsOutput = options.effectsSink.map { AudioOutput.description($0) } ?? .system
-        let effects = EffectsPlayer(engine: GStreamerEngine(output: effectsOutput))
+        // Tagged as an event sound: a call corks the music, not the alarm meant to wake you.
+        let effects = EffectsPlayer(engine: GStreamerEngine(output: effectsOutput, role: .event))
         var configuration = ClockConfiguration(
             alarmsFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("alarms.json"),
             soundsDirectory: directories.linnetCache + "/sounds")
