@@ -34,9 +34,11 @@ import TestSupport
         let bubble = try #require(notifications.notifications.last { $0.summary == "Wake up" })
         #expect(bubble.actions == ["snooze", "Snooze", "stop", "Stop"])
         // Let it ring for 1.6 s of audio, then prove the sound and its ramp against the tone itself.
-        try await world.waitUntil("1.6 s of alarm audio") { (CapturedSounds(world.effectsCapture).durations.first ?? 0) >= 1.6 }
+        try await world.waitUntil("1.6 s of alarm audio") {
+            try await (CapturedSounds.read(world.effectsCapture).durations.first ?? 0) >= 1.6
+        }
         let source = try #require(Self.plainWAV(world.home.appendingPathComponent("cache/linnet/sounds/alarm.wav")))
-        let played = try #require(CapturedSounds(world.effectsCapture).sounds.first)
+        let played = try #require(try await CapturedSounds.read(world.effectsCapture).sounds.first)
         let early = CapturedSounds.rms(played, from: 0, to: 0.25) / CapturedSounds.rms(source, from: 0, to: 0.25)
         let late = CapturedSounds.rms(played, from: 1.2, to: 1.55) / CapturedSounds.rms(source, from: 1.2, to: 1.55)
         #expect(early < 0.4, "the first 0.25 s play quietly while the volume ramps (ratio \(early))")
@@ -109,7 +111,7 @@ import TestSupport
         #expect(try await world.listedAlarms().map(\.id) == [daily.id])
         // Reported, not rung: nothing played on the effects stream, nothing took over MPRIS.
         #expect(world.clockSignals("AlarmRinging").isEmpty)
-        #expect(CapturedSounds(world.effectsCapture).sounds.isEmpty)
+        #expect(try await CapturedSounds.read(world.effectsCapture).sounds.isEmpty)
         #expect(try await world.player("PlaybackStatus") != .string("Playing"))
 
         // A restart keeps the daily alarm (same id, same next time) and reports nothing again.
@@ -228,8 +230,7 @@ import TestSupport
             let marker = data.range(of: Data("data".utf8))
         else { return nil }
         let start = marker.upperBound + 4
-        return stride(from: start, to: data.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
-        }
+        let end = data.endIndex - (data.endIndex - start) % 2
+        return data[start..<end].withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 }

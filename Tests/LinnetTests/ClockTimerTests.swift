@@ -13,7 +13,9 @@ import TestSupport
         let track = try await world.makeTrack("tone.ogg", title: "Tone", seconds: 60)
         try await world.start(["--no-resume", track], sink: LinnetWorld.captureSink(world.musicCapture, append: true))
         try await world.waitUntil("playing") { try await world.player("PlaybackStatus") == .string("Playing") }
-        try await world.waitUntil("a second of music") { (CapturedSounds(world.musicCapture).durations.last ?? 0) >= 1 }
+        try await world.waitUntil("a second of music") {
+            try await (CapturedSounds.read(world.musicCapture).durations.last ?? 0) >= 1
+        }
 
         let set = try await world.cli("sleep", "3s", "--fade", "2s")
         #expect(set.status == 0, "\(set.stderr)")
@@ -27,7 +29,7 @@ import TestSupport
         #expect(try await world.clock.property("SleepTimerActive") == .boolean(false))
 
         // What was played: steady, then falling over the last two seconds before the pause.
-        let music = try #require(CapturedSounds(world.musicCapture).sounds.last)
+        let music = try #require(try await CapturedSounds.read(world.musicCapture).sounds.last)
         let length = Double(music.count / 2) / Double(CapturedSounds.sampleRate)
         let steady = CapturedSounds.rms(music, from: 0.2, to: 0.8)
         let midFade = CapturedSounds.rms(music, from: length - 1.3, to: length - 0.9)
@@ -86,8 +88,10 @@ import TestSupport
             "Focus 2 of 2 done — 2 second break", "Pomodoro done",
         ], "\(summaries)")
         // A bell at each of the four changes, each one audible.
-        try await world.waitUntil("the last bell captured") { CapturedSounds(world.effectsCapture).sounds.count == 4 }
-        let bells = CapturedSounds(world.effectsCapture).sounds
+        try await world.waitUntil("the last bell captured") {
+            try await CapturedSounds.read(world.effectsCapture).sounds.count == 4
+        }
+        let bells = try await CapturedSounds.read(world.effectsCapture).sounds
         for bell in bells {
             #expect(CapturedSounds.rms(bell, from: 0, to: 0.3) > 500)
         }

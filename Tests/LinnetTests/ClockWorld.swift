@@ -57,42 +57,46 @@ extension LinnetWorld {
 /// The sounds in a WAV capture written with `append=true`: wavenc starts each sound with a
 /// header whose data size is a placeholder, so each such header marks one sound the engine
 /// started; the samples up to the next header are what it played.
-struct CapturedSounds {
+struct CapturedSounds: Sendable {
     /// Interleaved stereo samples of each sound, in order.
     let sounds: [[Int16]]
 
     static let sampleRate = 44_100
+
+    /// Reads `file` on a thread of its own: a capture grows by megabytes, and parsing it on
+    /// Swift's two cooperative threads while polling would starve every other test.
+    static func read(_ file: URL) async throws -> CapturedSounds {
+        try await offPool { CapturedSounds(file) }
+    }
 
     init(_ file: URL) {
         guard let data = try? Data(contentsOf: file) else {
             sounds = []
             return
         }
-        let bytes = [UInt8](data)
-        var headers: [(start: Int, dataStart: Int, placeholder: Bool)] = []
-        var index = 0
-        while index + 44 <= bytes.count {
-            if bytes[index] == 0x52, bytes[index + 1] == 0x49, bytes[index + 2] == 0x46, bytes[index + 3] == 0x46,
-                bytes[index + 8] == 0x57, bytes[index + 9] == 0x41, bytes[index + 10] == 0x56, bytes[index + 11] == 0x45
-            {
-                let size = bytes[index + 40..<index + 44].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-                headers.append((index, index + 44, size == 0x7FFF_0000))
-                index += 44
-            } else {
-                index += 2
-            }
+        // Headers: "RIFF" at a 2-byte boundary with "WAVE" 8 bytes on; the data size at 40.
+        var headers: [(start: Int, placeholder: Bool)] = []
+        var from = data.startIndex
+        while let found = data.range(of: Data("RIFF".utf8), in: from..<data.endIndex) {
+            let index = found.lowerBound
+            from = found.upperBound
+            guard index + 44 <= data.endIndex, (index - data.startIndex) % 2 == 0,
+                data[(index + 8)..<(index + 12)] == Data("WAVE".utf8)
+            else { continue }
+            let size = data[(index + 40)..<(index + 44)].reversed().reduce(0) { $0 << 8 | Int($1) }
+            headers.append((index, size == 0x7FFF_0000))
+            from = index + 44
         }
         var sounds: [[Int16]] = []
         for (position, header) in headers.enumerated() where header.placeholder {
-            let end = position + 1 < headers.count ? headers[position + 1].start : bytes.count
-            var samples: [Int16] = []
-            samples.reserveCapacity((end - header.dataStart) / 2)
-            var offset = header.dataStart
-            while offset + 1 < end {
-                samples.append(Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8))
-                offset += 2
+            let start = header.start + 44
+            var end = position + 1 < headers.count ? headers[position + 1].start : data.endIndex
+            end -= (end - start) % 2
+            guard end > start else {
+                sounds.append([])
+                continue
             }
-            sounds.append(samples)
+            sounds.append(data[start..<end].withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) })
         }
         self.sounds = sounds
     }
