@@ -77,6 +77,24 @@ import Testing
         #expect(book.fireDue(now: utc("2026-11-23T11:00:01Z"), resolver: berlin).isEmpty)
     }
 
+    @Test func anAlarmDueWhileAnotherRingsRingsAfterItInsteadOfBeingMissed() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T07:00:00Z")
+        let first = try book.add(.instant(now + 60), options: Alarm.Options(), now: now, resolver: berlin)
+        let second = try book.add(.instant(now + 120), options: Alarm.Options(), now: now, resolver: berlin)
+        #expect(book.fireDue(now: now + 60, resolver: berlin).first == .ring(book.alarm(first.id)!))
+        // The second comes due while the first rings: it waits.
+        #expect(book.fireDue(now: now + 125, resolver: berlin).isEmpty)
+        // The first rang unanswered for ten minutes; the second rings next, not reported missed.
+        _ = book.dismiss(first.id, now: now + 660, resolver: berlin)
+        #expect(book.fireDue(now: now + 660, resolver: berlin).first == .ring(book.alarm(second.id)!))
+        _ = book.dismiss(second.id, now: now + 700, resolver: berlin)
+        // Later alarms are judged on their own lateness again.
+        let third = try book.add(.instant(now + 800), options: Alarm.Options(), now: now + 700, resolver: berlin)
+        _ = book.fireDue(now: now + 700, resolver: berlin)
+        #expect(book.fireDue(now: now + 5000, resolver: berlin).first == .missed(third, due: now + 800))
+    }
+
     @Test func refusalsAndCancelling() throws {
         var book = AlarmBook()
         let now = utc("2026-11-22T10:00:00Z")

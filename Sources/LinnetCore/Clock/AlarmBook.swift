@@ -6,6 +6,11 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// The alarms by id order.
     public private(set) var alarms: [Alarm] = []
     private var lastID: UInt32 = 0
+    /// When the alarm ringing now started (or, ringing one that waited, when the wait began).
+    private var ringStartedAt: Date?
+    /// From the start to the end of the ring just silenced: alarms that came due in it waited
+    /// for it and ring next, however long it rang. Used by the next ``fireDue(now:resolver:)``.
+    private var waitedDuring: ClosedRange<Date>?
 
     /// How late an alarm may still ring: later than this it was missed (the machine slept or
     /// linnet was down) and is reported instead of ringing hours late.
@@ -55,7 +60,9 @@ public struct AlarmBook: Codable, Sendable, Hashable {
             throw AlarmError(description: "no alarm has id \(id) (see `linnet alarms`)")
         }
         let removed = alarms.remove(at: index)
-        return (removed.phase == .ringing ? [.silence(id)] : []) + [.save]
+        guard removed.phase == .ringing else { return [.save] }
+        endRing(now: Date())
+        return [.silence(id), .save]
     }
 
     /// The earliest instant something is due (a scheduled or snoozed alarm).
@@ -73,14 +80,18 @@ public struct AlarmBook: Codable, Sendable, Hashable {
         for index in alarms.indices.sorted(by: { alarms[$0].nextFire < alarms[$1].nextFire }) {
             let alarm = alarms[index]
             guard alarm.phase != .ringing, alarm.nextFire <= now else { continue }
-            if now.timeIntervalSince(alarm.nextFire) > Self.grace {
+            let waited = waitedDuring?.contains(alarm.nextFire) ?? false
+            if now.timeIntervalSince(alarm.nextFire) > Self.grace && !waited {
                 actions.append(.missed(alarm, due: alarm.nextFire))
                 advanceOrRetire(index, after: now, resolver: resolver)
             } else if ringing == nil {
                 alarms[index].phase = .ringing
+                // Others that waited with this one keep waiting behind it.
+                ringStartedAt = waited ? waitedDuring?.lowerBound : now
                 actions.append(.ring(alarms[index]))
             }
         }
+        waitedDuring = nil
         if !actions.isEmpty { actions.append(.save) }
         alarms.removeAll { $0.id == 0 }
         return actions
@@ -89,6 +100,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// Stop: a one-shot alarm is done, a repeating one waits for its next day.
     public mutating func dismiss(_ id: UInt32, now: Date, resolver: WallClockResolver) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }), alarms[index].phase == .ringing else { return [] }
+        endRing(now: now)
         advanceOrRetire(index, after: now, resolver: resolver)
         alarms.removeAll { $0.id == 0 }
         return [.silence(id), .save]
@@ -97,6 +109,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// Snooze: rings again after the alarm's snooze time.
     public mutating func snooze(_ id: UInt32, now: Date) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }), alarms[index].phase == .ringing else { return [] }
+        endRing(now: now)
         alarms[index].phase = .snoozed
         alarms[index].nextFire = now.addingTimeInterval(alarms[index].snooze)
         return [.silence(id), .save]
@@ -125,6 +138,13 @@ public struct AlarmBook: Codable, Sendable, Hashable {
         for index in alarms.indices where alarms[index].phase == .ringing {
             alarms[index].phase = .scheduled
         }
+        ringStartedAt = nil
+        waitedDuring = nil
+    }
+
+    private mutating func endRing(now: Date) {
+        if let start = ringStartedAt { waitedDuring = min(start, now)...now }
+        ringStartedAt = nil
     }
 
     /// Moves a repeating alarm to its next day after `after`; marks a one-shot one for removal
