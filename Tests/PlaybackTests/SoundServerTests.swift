@@ -12,7 +12,8 @@ import TestSupport
         let directory = media.directory.path
         let server = try await offPool { try SoundServer(in: directory) }
         defer { server.stop() }
-        let music = try media.wav("music.wav", frames: 44_100 * 6) { frame in
+        // Long enough to still be playing when the call comes on a loaded machine (6 s ran out).
+        let music = try media.wav("music.wav", frames: 44_100 * 30) { frame in
             let value = Int16(4_000 * sin(Double(frame) * 2 * .pi * 440 / 44_100))
             return (value, value)
         }

@@ -31,6 +31,8 @@ public final class RecordingNotificationServer: @unchecked Sendable {
     private let lock = NSLock()
     private var calls: [NotifyCall] = []
     private var closeRequests: [UInt32] = []
+    /// Bubbles on screen; a closed one cannot be replaced (the next Notify makes a new one).
+    private var open: Set<UInt32> = []
     private var capabilityQueries = 0
     private var nextID: UInt32 = 1
 
@@ -97,6 +99,7 @@ public final class RecordingNotificationServer: @unchecked Sendable {
 
     /// Announces that bubble `id` closed for `reason` (1 expired, 2 dismissed, 3 closed by call).
     public func emitClosed(id: UInt32, reason: UInt32) throws {
+        _ = locked { $0.open.remove(id) }
         try connection.emitSignal(
             "NotificationClosed", interface: Self.interface, path: Self.path,
             arguments: [.uint32(id), .uint32(reason)])
@@ -110,12 +113,13 @@ public final class RecordingNotificationServer: @unchecked Sendable {
         }
         return try locked { state in
             let id: UInt32
-            if replaces != 0, state.calls.contains(where: { $0.id == replaces }) {
+            if replaces != 0, state.open.contains(replaces) {
                 id = replaces
             } else {
                 id = state.nextID
                 state.nextID += 1
             }
+            state.open.insert(id)
             state.calls.append(NotifyCall(
                 appName: try call.argument(0), replacesID: replaces, appIcon: try call.argument(2),
                 summary: try call.argument(3), body: try call.argument(4), actions: try call.argument(5),
