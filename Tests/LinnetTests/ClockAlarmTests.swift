@@ -7,8 +7,9 @@ import TestSupport
 
 /// Alarms with the real binary on a private bus: the sound proven through a WAV capture of the
 /// effects stream, another real player paused and resumed, notifications with working actions,
-/// MPRIS Stop/Next, persistence and missed alarms. The tests run in parallel.
-@Suite struct ClockAlarmTests {
+/// MPRIS Stop/Next, persistence and missed alarms. One at a time, beside the timer tests: two
+/// linnet worlds at once are enough load for a two-core machine running the whole suite.
+@Suite(.serialized) struct ClockAlarmTests {
     @Test(.timeLimit(.minutes(2)))
     func anAlarmRingsOverTheMusicPausesOthersAndAnswersStopNextAndItsNotification() async throws {
         let world = try LinnetWorld()
@@ -57,7 +58,7 @@ import TestSupport
         let second = try #require(notifications.notifications.last { $0.summary == "Wake up" })
         // The server records a bubble before linnet has its id back: click until linnet acts.
         try await world.waitUntil("snoozed by the notification") {
-            try notifications.invokeAction(id: second.id, key: "snooze")
+            try notifications.invokeAction(id: second.id, key: "snooze", closing: false)
             return try await world.listedAlarms().map(\.state) == ["snoozed"]
         }
 
@@ -74,7 +75,7 @@ import TestSupport
         try await world.waitUntil("the Tea bubble") { notifications.notifications.contains { $0.summary == "Tea" } }
         let tea = try #require(notifications.notifications.last { $0.summary == "Tea" })
         try await world.waitUntil("Tea dismissed by the notification") {
-            try notifications.invokeAction(id: tea.id, key: "stop")
+            try notifications.invokeAction(id: tea.id, key: "stop", closing: false)
             return try await world.listedAlarms().isEmpty
         }
         try await world.waitUntil("the music back after Tea") { try await world.title() == "Mine" }

@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 
 /// Timers are one-shot deadlines, not polls: a paused linnet with an alarm two hours away, a
-/// paused Pomodoro and an hour-long sleep timer does not wake its loop thread at all.
-@Suite struct ClockIdleTests {
+/// paused Pomodoro and an hour-long sleep timer does not wake its loop thread at all. Part of
+/// the timer tests' lane.
+extension ClockTimerTests {
     @Test(.timeLimit(.minutes(1)))
     func pendingTimersMakeNoWakeUps() async throws {
         let world = try LinnetWorld()

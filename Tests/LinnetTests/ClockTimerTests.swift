@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 /// The sleep timer and the Pomodoro with the real binary, with durations of seconds; the music
-/// and the bells are captured to WAV files. The tests run in parallel.
-@Suite struct ClockTimerTests {
+/// and the bells are captured to WAV files. One at a time, beside the alarm tests.
+@Suite(.serialized) struct ClockTimerTests {
     @Test(.timeLimit(.minutes(1)))
     func theSleepTimerFadesOutPausesAndRestoresTheVolume() async throws {
         let world = try LinnetWorld()
