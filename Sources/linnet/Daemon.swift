@@ -72,6 +72,7 @@ struct Daemon {
             busName = try controller.start(session: session, items: items, autoplay: autoplay)
         } catch {
             FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+            clock.shutdown()
             engine.shutdown()
             return 69
         }
