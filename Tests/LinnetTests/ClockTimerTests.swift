@@ -79,6 +79,13 @@ import TestSupport
             return status
         }
         #expect(statuses == ["Playing", "Paused", "Playing", "Paused"], "\(statuses)")
+        // Metadata (phase and minutes left) changes at phase changes only: no storm.
+        let metadataChanges = world.signals.values.dropFirst(before).filter { signal in
+            signal.member.rawValue == "PropertiesChanged" && signal.arguments.first == .string(MPRISNames.player.rawValue)
+                && signal.arguments.dropFirst().first?["Metadata"] != nil
+        }
+        print("ClockTimer: \(metadataChanges.count) Metadata changes over a two-cycle Pomodoro")
+        #expect(metadataChanges.count <= 6, "the start, three phase changes and the end (one spare for a late tag)")
 
         // Notifications travel as calls of their own, after the signal: wait for the last.
         try await world.waitUntil("five notifications") { notifications.notifications.count >= 5 }
