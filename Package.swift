@@ -65,7 +65,7 @@ let package = Package(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LinnetCoreTests", dependencies: ["LinnetCore", "TestSupport"], swiftSettings: strictSettings),
+            name: "LinnetCoreTests", dependencies: ["LinnetCore", "EventLoop", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetTests", dependencies: ["DBus", "MPRIS", "EventLoop", "LinnetCore", "TestSupport", "linnet"],
             swiftSettings: strictSettings),

@@ -57,6 +57,8 @@ struct Daemon {
         let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)
+        // One bundle of desktop services, shared by the player and the clock features.
+        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: desktop)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -70,8 +72,14 @@ struct Daemon {
             busName = try controller.start(session: session, items: items, autoplay: autoplay)
         } catch {
             FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+            clock.shutdown()
             engine.shutdown()
             return 69
+        }
+        do {
+            try clock.start()
+        } catch {
+            logger.error("alarms are unavailable: \(error)")
         }
         logger.notice("playing as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
 
@@ -85,6 +93,7 @@ struct Daemon {
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
         }
+        withExtendedLifetime(linnetInterface) { clock.shutdown() }
         controller.shutdown()
         await desktop.settle()
         connection.flush()

@@ -32,6 +32,9 @@ struct Linnet: AsyncParsableCommand {
             can be played, 69 when there is no session bus, 70 when the session bus goes away.
             """,
         version: "0.1.0",
-        subcommands: [Play.self],
+        subcommands: [
+            Play.self, AlarmCommand.self, AlarmsCommand.self, CancelCommand.self, SleepCommand.self,
+            PomodoroCommand.self, StatusCommand.self,
+        ],
         defaultSubcommand: Play.self)
 }

@@ -27,6 +27,16 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Volume, linear: 0 is silent, 1 is full, above 1 amplifies.")
     var volume: Double?
 
+    @Option(name: .customLong("effects-sink"), help: ArgumentHelp(
+        "A GStreamer sink or bin for alarms and bells (linnet's second stream).", valueName: "description",
+        visibility: .hidden))
+    var effectsSink: String?
+
+    @Option(name: .customLong("ring-limit"), help: ArgumentHelp(
+        "An unanswered alarm stops after this long (e.g. 10m, 90s).", valueName: "duration"),
+        transform: { text in try ClockDuration.parse(text) })
+    var ringLimit: TimeInterval = 600
+
     @Flag(name: .customLong("no-resume"), help: "Ignore the saved session.")
     var noResume = false
 

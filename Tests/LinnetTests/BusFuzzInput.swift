@@ -46,6 +46,10 @@ enum FuzzTargets {
         ],
         MPRISNames.trackList: ["GetTracksMetadata": "ao", "AddTrack": "sob", "RemoveTrack": "o", "GoTo": "o"],
         MPRISNames.playlists: ["ActivatePlaylist": "o", "GetPlaylists": "uusb"],
+        "io.linnet.Linnet1": [
+            "AddAlarm": "sa{sv}", "ListAlarms": "", "CancelAlarm": "u", "SetSleepTimer": "dd", "CancelSleepTimer": "",
+            "StartPomodoro": "a{sv}", "StopPomodoro": "", "TogglePomodoro": "", "GetStatus": "",
+        ],
     ]
 
     static let properties: [InterfaceName: [String: (type: String, writable: Bool)]] = [
@@ -64,6 +68,10 @@ enum FuzzTargets {
         MPRISNames.trackList: ["Tracks": ("ao", false), "CanEditTracks": ("b", false)],
         MPRISNames.playlists: [
             "PlaylistCount": ("u", false), "Orderings": ("as", false), "ActivePlaylist": ("(b(oss))", false),
+        ],
+        "io.linnet.Linnet1": [
+            "SleepTimerActive": ("b", false), "SleepTimerRemaining": ("d", false), "PomodoroPhase": ("s", false),
+            "PomodoroPaused": ("b", false), "FocusPolicy": ("s", true),
         ],
     ]
 

@@ -128,7 +128,7 @@ struct BusFuzzer {
     /// Errors a correct service may answer when the call alone does not decide which.
     static let documentedErrors: Set<ErrorName> = [
         .invalidArgs, .notSupported, .limitsExceeded, .unknownMethod, .unknownObject, .unknownInterface,
-        .unknownProperty, .propertyReadOnly, .accessDenied, .invalidSignature,
+        .unknownProperty, .propertyReadOnly, .accessDenied, .invalidSignature, "io.linnet.Linnet1.Error.NoPomodoro",
     ]
 
     /// `LINNET_FUZZ_TRACE=1` prints every call before it is sent, to find the one that kills a run.
@@ -412,6 +412,8 @@ struct BusFuzzer {
         let tracks = entries.compactMap { if case .objectPath(let id) = $0 { id } else { nil } }
         factory.knownTracks = tracks
         let current: ObjectPath? = if case .objectPath(let id)? = metadata["mpris:trackid"] { id } else { nil }
+        // A ringing alarm (AddAlarm is fuzzed too) shows as the current track, playing, unqueued.
+        if let current, current.rawValue.hasPrefix("/org/linnet/alarm/") { return nil }
         if tracks.isEmpty {
             guard current == nil || current == TrackID.noTrack.path else {
                 return "the queue is empty but Metadata names \(current!)"

@@ -11,6 +11,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     }
 
     public func play() {
+        if intercepted(.play) { return }
         state.withLock { state in
             guard state.queue.current != nil else { return }
             state.pausedBySoundServer = false
@@ -26,6 +27,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     }
 
     public func pause() {
+        if intercepted(.pause) { return }
         state.withLock { state in
             guard state.intent == .playing else { return }
             state.intent = .paused
@@ -36,10 +38,12 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     }
 
     public func playPause() {
+        if intercepted(.playPause) { return }
         if state.withLock({ $0.intent == .playing }) { pause() } else { play() }
     }
 
     public func stop() {
+        if intercepted(.stop) { return }
         state.withLock { state in
             guard state.intent != .stopped else { return }
             state.intent = .stopped
@@ -51,6 +55,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     }
 
     public func next() {
+        if intercepted(.next) { return }
         state.withLock { state in
             guard case .moved = state.queue.advance(.userNext) else { return }
             let intent = state.intent

@@ -21,6 +21,7 @@ extension PlayerController {
             if let position { mpris.player.position = position }
             mpris.trackList.tracks = tracks
             mpris.playlists.activePlaylist = state.activePlaylist
+            self.applyOverlay(&mpris)
         }
         if replacingTrackList {
             let current = state.queue.current.map { TrackID.forEntry($0.id) } ?? .noTrack

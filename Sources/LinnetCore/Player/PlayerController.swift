@@ -48,6 +48,8 @@ public final class PlayerController: Sendable {
     private let serverSlot = Mutex<MPRISServer?>(nil)
     private let quitHandler = Mutex<(@Sendable () -> Void)?>(nil)
     let saver: SessionSaver
+    /// The clock features' overlay and command take-over (PlayerController+Takeover).
+    let takeover = Takeover()
     /// Other players, staying awake and notifications, shared with the clock features.
     let desktop: DesktopServices
     let desktopLink = Mutex(DesktopLinkState())

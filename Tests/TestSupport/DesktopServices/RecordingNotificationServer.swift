@@ -90,11 +90,13 @@ public final class RecordingNotificationServer: @unchecked Sendable {
     public var capabilityQueryCount: Int { locked { $0.capabilityQueries } }
 
     /// The user clicked `key` on bubble `id`: ActionInvoked, then NotificationClosed (reason 2,
-    /// dismissed), as servers do.
-    public func invokeAction(id: UInt32, key: String) throws {
+    /// dismissed), as servers do. `closing: false` leaves the bubble open: a test that clicks
+    /// until the client reacts (the server records a bubble before its client has the id back)
+    /// must not close it under the client meanwhile.
+    public func invokeAction(id: UInt32, key: String, closing: Bool = true) throws {
         try connection.emitSignal(
             "ActionInvoked", interface: Self.interface, path: Self.path, arguments: [.uint32(id), .string(key)])
-        try emitClosed(id: id, reason: 2)
+        if closing { try emitClosed(id: id, reason: 2) }
     }
 
     /// Announces that bubble `id` closed for `reason` (1 expired, 2 dismissed, 3 closed by call).

@@ -4,16 +4,21 @@ import Foundation
 /// files in dbus/ and what a service introspects can be compared: each method and signal with
 /// its argument types, directions and names; each property with its type, access, effective
 /// EmitsChangedSignal value and optional flag.
-struct IntrospectionModel {
-    struct Interface: Equatable {
-        var members: Set<String> = []
-        var properties: [String: String] = [:]
+public struct IntrospectionModel {
+    /// One interface's normalised contract.
+    public struct Interface: Equatable, Sendable {
+        /// `method Name(in s name, …)` and `signal Name(…)` lines.
+        public var members: Set<String> = []
+        /// Property name → `type access optional:… emits:…`.
+        public var properties: [String: String] = [:]
         var emitsDefault = "true"
     }
 
-    var interfaces: [String: Interface] = [:]
+    /// Interfaces by name.
+    public var interfaces: [String: Interface] = [:]
 
-    init(xml: String) {
+    /// Reads introspection XML.
+    public init(xml: String) {
         var interface: String?
         var member: (kind: String, name: String, arguments: [String])?
         var property: (name: String, description: String, emits: String?, optional: Bool)?

@@ -1,0 +1,189 @@
+import EventLoop
+import Foundation
+import MPRIS
+
+extension ClockService {
+    /// Adds an alarm at `timeText` (see ``AlarmTime/parse(_:now:timeZone:)``); `sound` must
+    /// already be a playable URI or nil. Throws with a message for the user.
+    public func addAlarm(_ timeText: String, options: Alarm.Options) throws(AlarmError) -> Alarm {
+        let now = Date()
+        let resolver = self.resolver
+        let time: AlarmTime
+        do {
+            time = try AlarmTime.parse(timeText, now: now, timeZone: resolver.timeZone)
+        } catch {
+            throw AlarmError(description: error.description)
+        }
+        let alarm = try state.withLock { state throws(AlarmError) in
+            try state.book.add(time, options: options, now: now, resolver: resolver)
+        }
+        logger.info("alarm \(alarm.id) \"\(alarm.label)\" set for \(resolver.describe(alarm.nextFire, relativeTo: now)) (\(alarm.repeatRule))")
+        perform([.save])
+        return alarm
+    }
+
+    /// Every alarm, soonest first.
+    public var alarms: [Alarm] {
+        state.withLock { $0.book.alarms }.sorted { $0.nextFire < $1.nextFire }
+    }
+
+    /// Removes alarm `id`.
+    public func cancelAlarm(_ id: UInt32) throws(AlarmError) {
+        let actions = try state.withLock { state throws(AlarmError) in try state.book.cancel(id) }
+        logger.info("alarm \(id) cancelled")
+        perform(actions)
+    }
+
+    /// The alarm ringing now.
+    public var ringingAlarm: Alarm? { state.withLock { $0.book.ringing } }
+
+    /// Stops the ringing alarm (Stop, the notification's Stop, or the ring limit).
+    public func dismissRinging() {
+        let actions = state.withLock { state -> [AlarmAction] in
+            guard let id = state.ringing?.id else { return [] }
+            return state.book.dismiss(id, now: Date(), resolver: resolver)
+        }
+        perform(actions)
+    }
+
+    /// Snoozes the ringing alarm (Next, or the notification's Snooze).
+    public func snoozeRinging() {
+        let (actions, snoozed) = state.withLock { state -> ([AlarmAction], Alarm?) in
+            guard let id = state.ringing?.id else { return ([], nil) }
+            return (state.book.snooze(id, now: Date()), state.book.alarm(id))
+        }
+        if let snoozed {
+            logger.info("alarm \(snoozed.id) snoozed until \(resolver.describe(snoozed.nextFire, relativeTo: Date()))")
+        }
+        perform(actions)
+    }
+
+    /// Rings or reports whatever is due, then arms the next deadline.
+    func processDueAlarms() {
+        let actions = state.withLock { $0.book.fireDue(now: Date(), resolver: resolver) }
+        perform(actions)
+        armNextDeadline()
+    }
+
+    /// Carries out what the alarm book decided.
+    func perform(_ actions: [AlarmAction]) {
+        var silenced = false
+        for action in actions {
+            switch action {
+            case .ring(let alarm):
+                ring(alarm)
+            case .missed(let alarm, let due):
+                reportMissed(alarm, due: due)
+            case .silence(let id):
+                silence(id)
+                silenced = true
+            case .save:
+                let book = state.withLock { $0.book }
+                do {
+                    try store.save(book)
+                } catch {
+                    logger.error("cannot save the alarms: \(error)")
+                }
+            }
+        }
+        // A silenced alarm may have let another one due meanwhile ring, and the inhibitor and
+        // timer follow the new next deadline.
+        if silenced { processDueAlarms() } else if !actions.isEmpty { armNextDeadline() }
+    }
+
+    private func ring(_ alarm: Alarm) {
+        logger.notice("alarm \(alarm.id) \"\(alarm.label)\" ringing")
+        let limit = configuration.ringLimit
+        let timer = loop.timer(after: .milliseconds(Int(limit * 1000))) { [weak self] in
+            self?.logger.notice("alarm \(alarm.id) unanswered for \(ClockDuration.clock(limit)); stopping it")
+            self?.dismissRinging()
+            return .remove
+        }
+        state.withLock { $0.ringing = Ringing(id: alarm.id, limitTimer: timer) }
+        // Alarm focus first: giving up music focus while nothing else is held would hand other
+        // players back their sound for a moment.
+        services.focus.acquire(.alarm)
+        controller.suspendMusic()
+        effects.ring(soundURI(alarm.sound), ramp: alarm.ramp)
+        let notification = DesktopNotification(
+            summary: alarm.label, body: "Alarm — \(resolver.describe(alarm.nextFire, relativeTo: Date()))",
+            actions: [NotificationAction(key: "snooze", label: "Snooze"),
+                      NotificationAction(key: "stop", label: "Stop")],
+            urgency: .critical, category: "x-linnet.alarm", expireTimeout: 0)
+        services.notifier.show(notification, in: "alarm") { [weak self] key in
+            guard let self else { return }
+            loop.perform {
+                switch key {
+                case "snooze": self.snoozeRinging()
+                case "stop", "default": self.dismissRinging()
+                default: break
+                }
+            }
+        }
+        var metadata = Metadata(trackID: TrackID("/org/linnet/alarm/\(alarm.id)"), title: alarm.label, artists: ["Linnet alarm"])
+        metadata.url = soundURI(alarm.sound)
+        controller.setOverlay(PlayerOverlay(metadata: metadata, status: .playing, controllable: true))
+        announce(.alarmRinging(alarm))
+    }
+
+    private func silence(_ id: UInt32) {
+        let wasRinging = state.withLock { state -> Bool in
+            guard state.ringing?.id == id else { return false }
+            state.ringing?.limitTimer?.cancel()
+            state.ringing = nil
+            return true
+        }
+        guard wasRinging else { return }
+        logger.info("alarm \(id) silenced")
+        effects.stop()
+        services.notifier.withdraw("alarm")
+        controller.setOverlay(pomodoroOverlay())
+        controller.resumeSuspendedMusic()
+        services.focus.release(.alarm)
+    }
+
+    private func reportMissed(_ alarm: Alarm, due: Date) {
+        let when = resolver.describe(due, relativeTo: Date().addingTimeInterval(-86_400))
+        logger.warning("missed alarm \(alarm.id) \"\(alarm.label)\" due at \(when) (linnet was not running or the machine was asleep)")
+        services.notifier.show(
+            DesktopNotification(summary: "Missed alarm: \(alarm.label)",
+                                body: "It was due at \(when) while linnet was not running or the machine was asleep.",
+                                category: "x-linnet.alarm"),
+            in: "missed-\(alarm.id)", onAction: nil)
+        announce(.alarmMissed(alarm, due: due))
+    }
+
+    /// The URI to play for an alarm sound (the built-in tone for nil or when it cannot be made).
+    func soundURI(_ sound: String?) -> String {
+        if let sound { return sound }
+        do {
+            return try BuiltInSounds(directory: configuration.soundsDirectory).alarmURI()
+        } catch {
+            logger.error("cannot write the built-in alarm tone: \(error)")
+            return "file:///dev/null"
+        }
+    }
+
+    /// MPRIS commands while something of the clock's owns the player.
+    func intercept(_ command: PlayerCommand) -> Bool {
+        let (ringing, pomodoro) = state.withLock { ($0.ringing != nil, $0.pomodoro != nil) }
+        if ringing {
+            switch command {
+            case .next: loop.perform { [weak self] in self?.snoozeRinging() }
+            case .stop, .pause, .playPause: loop.perform { [weak self] in self?.dismissRinging() }
+            case .play: break
+            }
+            return true
+        }
+        if pomodoro {
+            switch command {
+            case .playPause: togglePomodoro()
+            case .pause: setPomodoroPaused(true)
+            case .play: setPomodoroPaused(false)
+            case .stop, .next: return false
+            }
+            return true
+        }
+        return false
+    }
+}

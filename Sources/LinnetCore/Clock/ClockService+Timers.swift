@@ -1,0 +1,207 @@
+import EventLoop
+public import Foundation
+import MPRIS
+
+/// The sleep timer and the Pomodoro.
+extension ClockService {
+    /// Seconds between volume steps during a sleep-timer fade (the only periodic wake-ups, and
+    /// only while fading).
+    static let fadeStep: TimeInterval = 0.25
+
+    // MARK: Sleep timer
+
+    /// Pauses the music after `duration` seconds, fading out over the last `fade` seconds.
+    public func setSleepTimer(duration: TimeInterval, fade: TimeInterval) throws(AlarmError) {
+        guard duration.isFinite, duration > 0, duration <= ClockDuration.maximum else {
+            throw AlarmError(description: "the sleep timer needs a duration above zero and under a year")
+        }
+        guard fade.isFinite, fade >= 0 else { throw AlarmError(description: "the fade cannot be negative") }
+        let timer = SleepTimer(duration: duration, fade: fade, now: Self.monotonicNow())
+        state.withLock { state in
+            state.sleepTimer?.cancel()
+            state.sleep = timer
+        }
+        controller.setFadeLevel(1)
+        logger.info("sleep timer: pausing in \(ClockDuration.clock(duration)), fading over \(ClockDuration.clock(timer.fade))")
+        scheduleSleepTick()
+        announce(.sleepTimerChanged)
+    }
+
+    /// Cancels the sleep timer and restores the volume.
+    public func cancelSleepTimer() {
+        let had = state.withLock { state -> Bool in
+            state.sleepTimer?.cancel()
+            state.sleepTimer = nil
+            defer { state.sleep = nil }
+            return state.sleep != nil
+        }
+        guard had else { return }
+        controller.setFadeLevel(1)
+        logger.info("sleep timer cancelled")
+        announce(.sleepTimerChanged)
+    }
+
+    /// Seconds until the sleep timer pauses the music; nil when none is set.
+    public var sleepRemaining: TimeInterval? {
+        state.withLock { $0.sleep }?.remaining(at: Self.monotonicNow())
+    }
+
+    private func scheduleSleepTick() {
+        state.withLock { state in
+            state.sleepTimer?.cancel()
+            state.sleepTimer = nil
+            guard let sleep = state.sleep else { return }
+            let now = Self.monotonicNow()
+            guard let wake = sleep.nextWakeUp(after: now, step: Self.fadeStep) else { return }
+            state.sleepTimer = loop.timer(after: .milliseconds(Int(((wake - now) * 1000).rounded(.up)))) { [weak self] in
+                self?.sleepTick()
+                return .remove
+            }
+        }
+    }
+
+    private func sleepTick() {
+        guard let sleep = state.withLock({ $0.sleep }) else { return }
+        let now = Self.monotonicNow()
+        if now >= sleep.deadline - 0.005 {
+            state.withLock { state in
+                state.sleep = nil
+                state.sleepTimer = nil
+            }
+            controller.pauseMusic()
+            // The fade never touched the volume setting: back to it for next time.
+            controller.setFadeLevel(1)
+            logger.notice("sleep timer: paused the music")
+            announce(.sleepTimerFired)
+            announce(.sleepTimerChanged)
+            return
+        }
+        controller.setFadeLevel(sleep.level(at: now))
+        scheduleSleepTick()
+    }
+
+    // MARK: Pomodoro
+
+    /// Starts a Pomodoro (replacing one running): `music` (resolved items) replaces the queue;
+    /// `bell` is a URI, nil for the built-in one.
+    public func startPomodoro(_ settings: Pomodoro.Settings, music: [PlayableItem], bell: String?) throws(AlarmError) {
+        guard settings.isValid else {
+            throw AlarmError(description: "Pomodoro phases must last 1 s to a year, with 1 to 100 cycles")
+        }
+        let (session, actions) = Pomodoro.start(settings, now: Self.monotonicNow())
+        state.withLock { state in
+            state.pomodoroTimer?.cancel()
+            state.pomodoro = session
+            state.bell = bell
+        }
+        logger.info("Pomodoro: \(settings.cycles) × \(ClockDuration.clock(settings.work)) focus, breaks \(ClockDuration.clock(settings.shortBreak))/\(ClockDuration.clock(settings.longBreak))")
+        if !music.isEmpty { controller.playItems(music) }
+        perform(actions.filter { !(music.isEmpty == false && $0 == .playMusic) })
+    }
+
+    /// Ends the Pomodoro; the music keeps its state.
+    public func stopPomodoro() {
+        let had = state.withLock { state -> Bool in
+            state.pomodoroTimer?.cancel()
+            state.pomodoroTimer = nil
+            defer { state.pomodoro = nil }
+            return state.pomodoro != nil
+        }
+        guard had else { return }
+        logger.info("Pomodoro stopped")
+        services.notifier.withdraw("pomodoro")
+        refreshOverlay()
+        announce(.pomodoroPhaseChanged(phase: "", title: ""))
+    }
+
+    /// Pauses or resumes the Pomodoro (timer and music).
+    public func togglePomodoro() {
+        guard let paused = state.withLock({ $0.pomodoro?.isPaused }) else { return }
+        setPomodoroPaused(!paused)
+    }
+
+    /// Pauses (true) or resumes (false) the Pomodoro.
+    public func setPomodoroPaused(_ paused: Bool) {
+        let actions = state.withLock { state -> [Pomodoro.Action] in
+            let now = Self.monotonicNow()
+            return (paused ? state.pomodoro?.pause(now: now) : state.pomodoro?.resume(now: now)) ?? []
+        }
+        perform(actions)
+    }
+
+    /// The running Pomodoro, if any.
+    public var pomodoro: Pomodoro? { state.withLock { $0.pomodoro } }
+
+    private func perform(_ actions: [Pomodoro.Action]) {
+        for action in actions {
+            switch action {
+            case .playMusic:
+                if ringingAlarm == nil { controller.playMusic() } else { controller.playMusicAfterAlarm() }
+            case .pauseMusic:
+                controller.pauseMusic()
+            case .ringBell:
+                // An alarm outranks the bell.
+                if ringingAlarm == nil { effects.chime(bellURI()) }
+            case .notify(let summary, let body):
+                services.notifier.show(DesktopNotification(summary: summary, body: body, category: "x-linnet.pomodoro"),
+                                       in: "pomodoro", onAction: nil)
+            case .phaseChanged:
+                if let session = pomodoro {
+                    logger.info("Pomodoro: \(session.title(at: Self.monotonicNow()))")
+                    announce(.pomodoroPhaseChanged(phase: session.phase.key, title: session.phaseTitle))
+                }
+            case .finished:
+                state.withLock { state in
+                    state.pomodoroTimer?.cancel()
+                    state.pomodoroTimer = nil
+                    state.pomodoro = nil
+                }
+                controller.pauseMusic()
+                logger.notice("Pomodoro finished")
+                announce(.pomodoroPhaseChanged(phase: "", title: ""))
+            }
+        }
+        refreshOverlay()
+        schedulePomodoroTick()
+    }
+
+    private func bellURI() -> String {
+        if let bell = state.withLock({ $0.bell }) { return bell }
+        do {
+            return try BuiltInSounds(directory: configuration.soundsDirectory).bellURI()
+        } catch {
+            logger.error("cannot write the built-in bell: \(error)")
+            return "file:///dev/null"
+        }
+    }
+
+    /// Wakes at the phase end or the next minute boundary, whichever is first.
+    private func schedulePomodoroTick() {
+        state.withLock { state in
+            state.pomodoroTimer?.cancel()
+            state.pomodoroTimer = nil
+            let now = Self.monotonicNow()
+            guard let wake = state.pomodoro?.nextWakeUp(after: now) else { return }
+            state.pomodoroTimer = loop.timer(after: .milliseconds(max(0, Int(((wake - now) * 1000).rounded(.up))))) { [weak self] in
+                self?.pomodoroTick()
+                return .remove
+            }
+        }
+    }
+
+    private func pomodoroTick() {
+        let actions = state.withLock { state in state.pomodoro?.advance(now: Self.monotonicNow()) ?? [] }
+        perform(actions)
+    }
+
+    /// What MPRIS shows for the Pomodoro now (nil when none runs).
+    func pomodoroOverlay() -> PlayerOverlay? {
+        guard let session = pomodoro else { return nil }
+        return PlayerOverlay(title: session.title(at: Self.monotonicNow()), controllable: true)
+    }
+
+    private func refreshOverlay() {
+        guard ringingAlarm == nil else { return }
+        controller.setOverlay(pomodoroOverlay())
+    }
+}

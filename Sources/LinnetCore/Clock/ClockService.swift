@@ -1,0 +1,204 @@
+public import EventLoop
+public import Foundation
+import Logging
+import MPRIS
+import Synchronization
+
+/// How the clock features are set up.
+public struct ClockConfiguration: Sendable {
+    /// Where alarms are kept (`$XDG_STATE_HOME/linnet/alarms.json`).
+    public var alarmsFile: URL
+    /// Where the built-in tones are written (`$XDG_CACHE_HOME/linnet/sounds`).
+    public var soundsDirectory: String
+    /// An unanswered alarm stops after this many seconds.
+    public var ringLimit: TimeInterval = 600
+    /// The user's home, for `~` in sound and music paths.
+    public var home: String = NSHomeDirectory()
+    /// The wall clock's zone; read again whenever the clock is set.
+    public var timeZone: @Sendable () -> TimeZone = { TimeZone.current }
+
+    /// A configuration keeping alarms in `alarmsFile` and tones in `soundsDirectory`.
+    public init(alarmsFile: URL, soundsDirectory: String) {
+        self.alarmsFile = alarmsFile
+        self.soundsDirectory = soundsDirectory
+    }
+}
+
+/// Something the clock features announce on the bus.
+public enum ClockEvent: Sendable {
+    /// An alarm started ringing.
+    case alarmRinging(Alarm)
+    /// An alarm was missed (machine off or asleep, linnet not running).
+    case alarmMissed(Alarm, due: Date)
+    /// The Pomodoro changed phase (or paused, resumed, ended: `phase` is "" once it ended).
+    case pomodoroPhaseChanged(phase: String, title: String)
+    /// The sleep timer paused the music.
+    case sleepTimerFired
+    /// The sleep timer was set or cleared (its remaining time is not signalled continuously).
+    case sleepTimerChanged
+}
+
+/// Alarms, the sleep timer and the Pomodoro: the pure values of this folder, owned and carried
+/// out. Every deadline is one timer armed for the next thing due (a wall-clock timerfd for alarms,
+/// a loop timer for the sleep timer and Pomodoro); nothing polls.
+public final class ClockService: Sendable {
+    struct Ringing {
+        var id: UInt32
+        var limitTimer: EventSource?
+    }
+
+    struct State {
+        var book = AlarmBook()
+        var ringing: Ringing?
+        var sleep: SleepTimer?
+        var sleepTimer: EventSource?
+        var pomodoro: Pomodoro?
+        var bell: String?
+        var pomodoroTimer: EventSource?
+        var inhibiting = false
+    }
+
+    let state = Mutex(State())
+    let controller: PlayerController
+    let effects: EffectsPlayer
+    let services: DesktopServices
+    let configuration: ClockConfiguration
+    let store: StateStore<AlarmBook>
+    let logger = Logger(label: "linnet.clock")
+    let loop: EventLoop
+    private let wallTimerSlot = Mutex<WallClockTimer?>(nil)
+    private let zoneWatcherSlot = Mutex<TimeZoneWatcher?>(nil)
+    private let eventSink = Mutex<(@Sendable (ClockEvent) -> Void)?>(nil)
+    /// The sleep timer and Pomodoro count time the machine is awake (CLOCK_MONOTONIC on Linux,
+    /// like the loop's timers): they pause while it sleeps.
+    private static let origin = SuspendingClock.now
+
+    /// A clock driving `controller` (music), `effects` (alarms and bells) and the desktop
+    /// `services` shared with the player.
+    public init(controller: PlayerController, effects: EffectsPlayer, services: DesktopServices,
+                configuration: ClockConfiguration, loop: EventLoop = .shared) {
+        self.controller = controller
+        self.effects = effects
+        self.services = services
+        self.configuration = configuration
+        self.loop = loop
+        store = StateStore<AlarmBook>(fileURL: configuration.alarmsFile)
+    }
+
+    /// Receives what should be announced on the bus.
+    public func onEvent(_ sink: @escaping @Sendable (ClockEvent) -> Void) {
+        eventSink.withLock { $0 = sink }
+    }
+
+    func announce(_ event: ClockEvent) {
+        eventSink.withLock { $0 }?(event)
+    }
+
+    /// Loads the saved alarms. Call it before the player takes its bus name, so a client asking
+    /// the moment linnet appears sees them.
+    public func loadAlarms() {
+        switch store.load() {
+        case .loaded(var book):
+            book.recoverAfterRestart()
+            state.withLock { $0.book = book }
+            logger.info("loaded \(book.alarms.count) alarm(s)")
+        case .corrupt(let reason, _):
+            logger.warning("the saved alarms were unreadable and were set aside: \(reason)")
+        case .missing:
+            break
+        }
+    }
+
+    /// Takes over the MPRIS commands it needs, reports alarms missed while linnet was down and
+    /// arms the first deadline. Call it once the player is on the bus.
+    public func start() throws {
+        let timer = try WallClockTimer(loop: loop) { [weak self] event in
+            self?.wallClockEvent(event)
+        }
+        wallTimerSlot.withLock { $0 = timer }
+        let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
+        if watcher == nil { logger.info("cannot watch /etc/localtime; a new time zone applies after a restart") }
+        zoneWatcherSlot.withLock { $0 = watcher }
+        controller.interceptCommands { [weak self] command in
+            self?.intercept(command) ?? false
+        }
+        loop.perform { [weak self] in self?.processDueAlarms() }
+        if state.withLock({ !$0.book.alarms.isEmpty }) {
+            Task.detached(priority: .background) { [weak self] in self?.prepareBuiltInSounds(bell: false) }
+        }
+    }
+
+    /// Synthesises the built-in alarm tone (and the bell) if the cache lacks them. Called off the
+    /// loop when an alarm or Pomodoro is set, so a ring never waits for it and an idle linnet
+    /// never spends the time.
+    func prepareBuiltInSounds(bell: Bool) {
+        let sounds = BuiltInSounds(directory: configuration.soundsDirectory)
+        do {
+            _ = try sounds.alarmURI()
+            if bell { _ = try sounds.bellURI() }
+        } catch {
+            logger.error("cannot write the built-in sounds: \(error)")
+        }
+    }
+
+    /// Stops every sound and timer (linnet is exiting); alarms stay saved.
+    public func shutdown() {
+        state.withLock { state in
+            state.ringing?.limitTimer?.cancel()
+            state.sleepTimer?.cancel()
+            state.pomodoroTimer?.cancel()
+        }
+        wallTimerSlot.withLock { $0 = nil }
+        zoneWatcherSlot.withLock { $0 = nil }
+        effects.shutdown()
+    }
+
+    /// Monotonic seconds (awake time) for the sleep timer and Pomodoro.
+    static func monotonicNow() -> TimeInterval {
+        let elapsed = origin.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    var resolver: WallClockResolver { WallClockResolver(timeZone: configuration.timeZone()) }
+
+    private func wallClockEvent(_ event: WallClockTimer.Event) {
+        if event == .clockChanged {
+            replan("the wall clock was set")
+        } else {
+            processDueAlarms()
+        }
+    }
+
+    /// The clock or the zone changed: times of day are resolved again, then whatever is due
+    /// rings (or is reported) and the next deadline is armed.
+    func replan(_ reason: String) {
+        // Foundation caches the zone.
+        NSTimeZone.resetSystemTimeZone()
+        logger.info("\(reason); re-planning alarms")
+        let actions = state.withLock { $0.book.rearm(now: Date(), resolver: resolver) }
+        perform(actions)
+        processDueAlarms()
+    }
+
+    /// Arms the wall-clock timer for the next alarm (or an hour before it, to start holding the
+    /// sleep inhibitor) and holds or releases the inhibitor.
+    func armNextDeadline() {
+        let now = Date()
+        let (deadline, ringing) = state.withLock { ($0.book.nextDeadline, $0.ringing != nil) }
+        let window: TimeInterval = 3600
+        let dueSoon = ringing || deadline.map { $0.timeIntervalSince(now) <= window } ?? false
+        let change = state.withLock { state -> Bool? in
+            guard state.inhibiting != dueSoon else { return nil }
+            state.inhibiting = dueSoon
+            return dueSoon
+        }
+        if change == true {
+            let when = deadline.map { resolver.describe($0, relativeTo: now) } ?? "now"
+            services.inhibitor.hold("alarm", explanation: "An alarm is due at \(when)")
+        } else if change == false {
+            services.inhibitor.release("alarm")
+        }
+        let wake = deadline.map { $0.timeIntervalSince(now) > window ? $0.addingTimeInterval(-window) : $0 }
+        wallTimerSlot.withLock { $0 }?.arm(at: wake)
+    }
+}

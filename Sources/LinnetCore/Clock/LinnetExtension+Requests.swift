@@ -1,0 +1,161 @@
+import DBus
+import Foundation
+
+/// Reading the requests' option maps and writing the replies.
+extension LinnetExtension {
+    func addAlarm(_ call: DBusMethodCall) async throws -> [DBusValue] {
+        let time = try call.argument(0, as: String.self)
+        let map = try OptionMap(call.arguments[1], allowed: ["label", "sound", "repeat", "ramp", "snooze"])
+        var options = Alarm.Options()
+        if let label = try map.string("label") { options.label = label }
+        if let ramp = try map.seconds("ramp", allowZero: true) { options.ramp = ramp }
+        if let snooze = try map.seconds("snooze", allowZero: false) { options.snooze = snooze }
+        if let rule = try map.string("repeat") {
+            do {
+                options.repeatRule = try RepeatRule.parse(rule)
+            } catch {
+                throw DBusError(.invalidArgs, error.description)
+            }
+        }
+        if let sound = try map.string("sound") {
+            options.sound = try await playableURIs(sound, what: "sound").first
+        } else {
+            clock.prepareBuiltInSounds(bell: false)
+        }
+        let alarm = try invalidArgs { () throws(AlarmError) in try clock.addAlarm(time, options: options) }
+        return [.uint32(alarm.id), .int64(Int64(alarm.nextFire.timeIntervalSince1970))]
+    }
+
+    func startPomodoro(_ call: DBusMethodCall) async throws {
+        let map = try OptionMap(call.arguments[0], allowed: ["work", "short-break", "long-break", "cycles", "music", "bell"])
+        var settings = Pomodoro.Settings()
+        if let work = try map.seconds("work", allowZero: false) { settings.work = work }
+        if let short = try map.seconds("short-break", allowZero: false) { settings.shortBreak = short }
+        if let long = try map.seconds("long-break", allowZero: false) { settings.longBreak = long }
+        if let cycles = map.values["cycles"] {
+            switch cycles {
+            case .int32(let value): settings.cycles = Int(value)
+            case .uint32(let value): settings.cycles = Int(value)
+            default: throw DBusError(.invalidArgs, "cycles must be an integer (i or u)")
+            }
+        }
+        var music: [PlayableItem] = []
+        if let path = try map.string("music") { music = try await playableItems(path, what: "music") }
+        let bell = try await map.string("bell").asyncMap { try await self.playableURIs($0, what: "bell").first }
+        if bell == nil { clock.prepareBuiltInSounds(bell: true) }
+        // On the loop, like every MPRIS command, so none slips past the take-over while it starts.
+        let clock = self.clock
+        let (chosenSettings, chosenMusic, chosenBell) = (settings, music, bell ?? nil)
+        try await clock.loop.run {
+            try invalidArgs { () throws(AlarmError) in try clock.startPomodoro(chosenSettings, music: chosenMusic, bell: chosenBell) }
+        }
+    }
+
+    /// What `path` (a file, folder, playlist or URI) plays, or InvalidArgs saying why nothing.
+    func playableItems(_ path: String, what: String) async throws(DBusError) -> [PlayableItem] {
+        let resolved = await MediaResolver(scanner: nil).resolve([path], workingDirectory: "/", home: home)
+        guard !resolved.items.isEmpty else {
+            let reason = resolved.rejections.first.map { "\($0)" } ?? "nothing playable"
+            throw DBusError(.invalidArgs, "\(what) \"\(path)\": \(reason)")
+        }
+        return resolved.items
+    }
+
+    private func playableURIs(_ path: String, what: String) async throws(DBusError) -> [String] {
+        try await playableItems(path, what: what).map(\.uri)
+    }
+
+    func alarmList() -> DBusValue {
+        let now = Date()
+        let resolver = clock.resolver
+        return .array(Self.alarmType, clock.alarms.map { alarm in
+            .structure([
+                .uint32(alarm.id), .string(alarm.label), .int64(Int64(alarm.nextFire.timeIntervalSince1970)),
+                .string(resolver.describe(alarm.nextFire, relativeTo: now)), .string(alarm.repeatRule.description),
+                .string(alarm.phase.rawValue), .string(alarm.sound ?? ""),
+            ])
+        })
+    }
+
+    func status() -> DBusValue {
+        var entries: [(String, DBusValue)] = [
+            ("alarms", .uint32(UInt32(clock.alarms.count))),
+            ("focus-policy", .string(focus.policy.rawValue)),
+        ]
+        if let next = clock.alarms.first(where: { $0.phase != .ringing }) {
+            entries.append(("next-alarm", .int64(Int64(next.nextFire.timeIntervalSince1970))))
+            entries.append(("next-alarm-text", .string(clock.resolver.describe(next.nextFire, relativeTo: Date()))))
+            entries.append(("next-alarm-label", .string(next.label)))
+        }
+        if let ringing = clock.ringingAlarm {
+            entries.append(("ringing", .uint32(ringing.id)))
+            entries.append(("ringing-label", .string(ringing.label)))
+        }
+        if let remaining = clock.sleepRemaining { entries.append(("sleep-remaining", .double(remaining))) }
+        if let session = clock.pomodoro {
+            let now = ClockService.monotonicNow()
+            entries.append(("pomodoro-phase", .string(session.phase.key)))
+            entries.append(("pomodoro-title", .string(session.phaseTitle)))
+            entries.append(("pomodoro-remaining", .double(session.remaining(at: now))))
+            entries.append(("pomodoro-paused", .boolean(session.isPaused)))
+        }
+        return .stringVariantDictionary(entries)
+    }
+}
+
+/// An `a{sv}` of options, checked: unknown keys and wrong types answer InvalidArgs.
+struct OptionMap {
+    let values: [String: DBusValue]
+
+    init(_ value: DBusValue, allowed: Set<String>) throws(DBusError) {
+        guard case .dictionary(.string, _, let entries) = value else {
+            throw DBusError(.invalidArgs, "options must be a{sv}")
+        }
+        var values: [String: DBusValue] = [:]
+        for entry in entries {
+            guard case .string(let key) = entry.key else { continue }
+            guard allowed.contains(key) else {
+                throw DBusError(.invalidArgs, "unknown option \"\(key)\" (known: \(allowed.sorted().joined(separator: ", ")))")
+            }
+            values[key] = entry.value.unwrapped
+        }
+        self.values = values
+    }
+
+    func string(_ key: String) throws(DBusError) -> String? {
+        guard let value = values[key] else { return nil }
+        guard case .string(let text) = value else { throw DBusError(.invalidArgs, "\(key) must be a string") }
+        return text
+    }
+
+    /// A duration in seconds: a number (`d`, `i`, `u`) or a string such as `25m`.
+    func seconds(_ key: String, allowZero: Bool) throws(DBusError) -> TimeInterval? {
+        guard let value = values[key] else { return nil }
+        let seconds: Double
+        switch value {
+        case .double(let number): seconds = number
+        case .int32(let number): seconds = Double(number)
+        case .uint32(let number): seconds = Double(number)
+        case .int64(let number): seconds = Double(number)
+        case .string(let text):
+            do {
+                seconds = try ClockDuration.parse(text, allowZero: allowZero)
+            } catch {
+                throw DBusError(.invalidArgs, "\(key): \(error.description)")
+            }
+        default: throw DBusError(.invalidArgs, "\(key) must be seconds (d) or a duration string such as 25m")
+        }
+        guard seconds.isFinite, seconds >= 0, allowZero || seconds > 0, seconds <= ClockDuration.maximum else {
+            throw DBusError(.invalidArgs, "\(key) must be \(allowZero ? "0" : "more than 0") to a year, not \(seconds)")
+        }
+        return seconds
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

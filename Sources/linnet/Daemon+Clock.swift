@@ -1,0 +1,28 @@
+import DBus
+import Foundation
+import LinnetCore
+import Logging
+import Playback
+
+extension Daemon {
+    /// The clock features (alarms, sleep timer, Pomodoro) with their own effects engine, and the
+    /// `io.linnet.Linnet1` interface that exposes them. `services` is the daemon's one bundle of
+    /// desktop services, shared with the player.
+    func makeClock(controller: PlayerController, connection: DBusConnection, services: DesktopServices) throws
+        -> (ClockService, LinnetExtension)
+    {
+        let effectsOutput = options.effectsSink.map { AudioOutput.description($0) } ?? .system
+        // Tagged as an event sound: a call corks the music, not the alarm meant to wake you.
+        let effects = EffectsPlayer(engine: GStreamerEngine(output: effectsOutput, role: .event))
+        var configuration = ClockConfiguration(
+            alarmsFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("alarms.json"),
+            soundsDirectory: directories.linnetCache + "/sounds")
+        configuration.home = directories.home
+        configuration.ringLimit = options.ringLimit
+        let clock = ClockService(controller: controller, effects: effects, services: services, configuration: configuration)
+        let linnetInterface = LinnetExtension(clock: clock, connection: connection, focus: services.focus, home: directories.home)
+        clock.loadAlarms()
+        try linnetInterface.export()
+        return (clock, linnetInterface)
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import DBus
+import Foundation
+import LinnetCore
+import MPRIS
+
+/// `--name`, shared by every client command.
+struct InstanceOptions: ParsableArguments {
+    @Option(help: "Which linnet to talk to: the bus name suffix it runs under.")
+    var name = "linnet"
+}
+
+/// A thin client of a running linnet's `io.linnet.Linnet1` interface on the session bus.
+struct LinnetClient {
+    let connection: DBusConnection
+    let destination: BusName
+
+    /// Connects, or prints why not and exits 69.
+    init(_ options: InstanceOptions) throws {
+        do {
+            connection = try DBusConnection(bus: .session)
+        } catch {
+            Self.fail("cannot reach the session bus (\(error.message))")
+        }
+        guard let name = BusName(rawValue: "org.mpris.MediaPlayer2." + options.name) else {
+            throw ValidationError("\"\(options.name)\" does not make a valid bus name")
+        }
+        destination = name
+    }
+
+    /// Calls `member` on io.linnet.Linnet1; a missing linnet or a refusal ends the command with
+    /// a clear message and a non-zero status.
+    func call(_ member: MemberName, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+        try await call(member, arguments, interface: LinnetExtension.interfaceName)
+    }
+
+    func call(_ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName) async throws -> [DBusValue] {
+        let proxy = DBusProxy(connection: connection, destination: destination, path: MPRISNames.objectPath, interface: interface)
+        do {
+            return try await proxy.call(member, arguments, timeout: .seconds(10))
+        } catch {
+            throw explain(error)
+        }
+    }
+
+    /// An MPRIS Player property.
+    func playerProperty(_ name: MemberName) async throws -> DBusValue {
+        let proxy = DBusProxy(connection: connection, destination: destination, path: MPRISNames.objectPath, interface: MPRISNames.player)
+        do {
+            return try await proxy.property(name)
+        } catch {
+            throw explain(error)
+        }
+    }
+
+    private func explain(_ error: DBusError) -> any Error {
+        switch error.name {
+        case .serviceUnknown, .nameHasNoOwner:
+            Self.fail("linnet is not running (nothing owns \(destination.rawValue) on the session bus); start it with `linnet`")
+        case .invalidArgs:
+            FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
+            return ExitCode(64)
+        default:
+            FileHandle.standardError.write(Data("linnet: \(error.message) (\(error.name.rawValue))\n".utf8))
+            return ExitCode(1)
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("linnet: \(message)\n".utf8))
+        Foundation.exit(69)
+    }
+}
+
+/// Parses durations for options (`25m`, `90s`, `1h30m`).
+func parseDuration(_ text: String, allowZero: Bool = false) throws -> TimeInterval {
+    do {
+        return try ClockDuration.parse(text, allowZero: allowZero)
+    } catch {
+        throw ValidationError(error.description)
+    }
+}
+
+/// A path given on the command line, made absolute against the client's working directory (the
+/// daemon runs elsewhere); URIs and `~` paths go as they are.
+func absolutePath(_ path: String) -> String {
+    if path.contains("://") || path.hasPrefix("/") || path.hasPrefix("~") { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
+}

@@ -1,0 +1,156 @@
+import Foundation
+import LinnetCore
+import Testing
+
+/// Next fire times with an injected clock and time zone, across DST changes, and the alarm
+/// book's rules (ring, miss, snooze, dismiss, cancel, persistence).
+@Suite struct ClockScheduleTests {
+    let berlin = WallClockResolver(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    let newYork = WallClockResolver(timeZone: TimeZone(identifier: "America/New_York")!)
+
+    func utc(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text)!
+    }
+
+    func time(_ hour: Int, _ minute: Int) -> WallClockTime { WallClockTime(hour: hour, minute: minute)! }
+
+    @Test func aSkippedTimeRingsWhenTheGapEnds() {
+        // 2026-03-29 in Berlin: 02:00 CET becomes 03:00 CEST (01:00 UTC); 02:30 does not exist.
+        let fire = berlin.nextFire(of: time(2, 30), rule: .once, after: utc("2026-03-28T23:00:00Z"))
+        #expect(fire == utc("2026-03-29T01:00:00Z"))
+        // New York, 2026-03-08: 02:00 EST becomes 03:00 EDT (07:00 UTC).
+        #expect(newYork.nextFire(of: time(2, 15), rule: .daily, after: utc("2026-03-08T05:00:00Z")) == utc("2026-03-08T07:00:00Z"))
+    }
+
+    @Test func aRepeatedTimeRingsOnceAtItsFirstOccurrence() {
+        // 2026-10-25 in Berlin: 03:00 CEST falls back to 02:00 CET at 01:00 UTC; 02:30 happens
+        // at 00:30 UTC and again at 01:30 UTC.
+        let first = berlin.nextFire(of: time(2, 30), rule: .daily, after: utc("2026-10-24T22:00:00Z"))
+        #expect(first == utc("2026-10-25T00:30:00Z"))
+        // Having rung, the next is tomorrow's, not the second 02:30 an hour later.
+        let next = berlin.nextFire(of: time(2, 30), rule: .daily, after: first!)
+        #expect(next == utc("2026-10-26T01:30:00Z"))
+    }
+
+    @Test func dailyAndWeekdayRulesKeepTheLocalTimeAcrossDST() {
+        // 07:30 is 06:30 UTC in winter and 05:30 UTC in summer.
+        let saturday = berlin.nextFire(of: time(7, 30), rule: .daily, after: utc("2026-03-27T07:00:00Z"))
+        #expect(saturday == utc("2026-03-28T06:30:00Z"))
+        #expect(berlin.nextFire(of: time(7, 30), rule: .daily, after: saturday!) == utc("2026-03-29T05:30:00Z"))
+        // From Friday after the alarm: weekdays skips the weekend (and the change) to Monday.
+        #expect(berlin.nextFire(of: time(7, 30), rule: .weekdays, after: utc("2026-03-27T07:00:00Z")) == utc("2026-03-30T05:30:00Z"))
+        #expect(berlin.nextFire(of: time(7, 30), rule: .weekends, after: utc("2026-03-27T07:00:00Z")) == utc("2026-03-28T06:30:00Z"))
+        // Autumn: back to 06:30 UTC from Monday 2026-10-26.
+        #expect(berlin.nextFire(of: time(7, 30), rule: RepeatRule(weekdays: [2]), after: utc("2026-10-20T12:00:00Z")) == utc("2026-10-26T06:30:00Z"))
+        // Once, later today; once, already past: tomorrow.
+        #expect(berlin.nextFire(of: time(18, 0), rule: .once, after: utc("2026-11-22T10:00:00Z")) == utc("2026-11-22T17:00:00Z"))
+        #expect(berlin.nextFire(of: time(9, 0), rule: .once, after: utc("2026-11-22T10:00:00Z")) == utc("2026-11-23T08:00:00Z"))
+    }
+
+    @Test func dueAlarmsRingMissedOnesAreReported() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T10:00:00Z")
+        var options = Alarm.Options()
+        options.label = "Tea"
+        let tea = try book.add(.instant(now + 2), options: options, now: now, resolver: berlin)
+        options.label = "Standup"
+        options.repeatRule = .weekdays
+        let standup = try book.add(.wallClock(time(9, 0)), options: options, now: now, resolver: berlin)
+        #expect(standup.nextFire == utc("2026-11-23T08:00:00Z"))
+        #expect(book.nextDeadline == now + 2)
+        #expect(book.fireDue(now: now + 1, resolver: berlin).isEmpty)
+        let ringing = book.fireDue(now: now + 2.5, resolver: berlin)
+        #expect(ringing.first == .ring(book.alarm(tea.id)!))
+        #expect(book.ringing?.id == tea.id)
+        // Snooze: silent, due again after the snooze time; Stop then retires the one-shot alarm.
+        #expect(book.snooze(tea.id, now: now + 3) == [.silence(tea.id), .save])
+        #expect(book.alarm(tea.id)?.nextFire == now + 3 + options.snooze)
+        #expect(book.alarm(tea.id)?.phase == .snoozed)
+        _ = book.fireDue(now: now + 3 + options.snooze, resolver: berlin)
+        #expect(book.dismiss(tea.id, now: now + 600, resolver: berlin) == [.silence(tea.id), .save])
+        #expect(book.alarm(tea.id) == nil)
+        // The machine slept through Monday's standup: reported once, moved to Tuesday, not rung.
+        let actions = book.fireDue(now: utc("2026-11-23T11:00:00Z"), resolver: berlin)
+        #expect(actions == [.missed(standup, due: utc("2026-11-23T08:00:00Z")), .save])
+        #expect(book.alarm(standup.id)?.nextFire == utc("2026-11-24T08:00:00Z"))
+        #expect(book.fireDue(now: utc("2026-11-23T11:00:01Z"), resolver: berlin).isEmpty)
+    }
+
+    @Test func anAlarmDueWhileAnotherRingsRingsAfterItInsteadOfBeingMissed() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T07:00:00Z")
+        let first = try book.add(.instant(now + 60), options: Alarm.Options(), now: now, resolver: berlin)
+        let second = try book.add(.instant(now + 120), options: Alarm.Options(), now: now, resolver: berlin)
+        #expect(book.fireDue(now: now + 60, resolver: berlin).first == .ring(book.alarm(first.id)!))
+        // The second comes due while the first rings: it waits.
+        #expect(book.fireDue(now: now + 125, resolver: berlin).isEmpty)
+        // The first rang unanswered for ten minutes; the second rings next, not reported missed.
+        _ = book.dismiss(first.id, now: now + 660, resolver: berlin)
+        #expect(book.fireDue(now: now + 660, resolver: berlin).first == .ring(book.alarm(second.id)!))
+        _ = book.dismiss(second.id, now: now + 700, resolver: berlin)
+        // Later alarms are judged on their own lateness again.
+        let third = try book.add(.instant(now + 800), options: Alarm.Options(), now: now + 700, resolver: berlin)
+        _ = book.fireDue(now: now + 700, resolver: berlin)
+        #expect(book.fireDue(now: now + 5000, resolver: berlin).first == .missed(third, due: now + 800))
+    }
+
+    @Test func refusalsAndCancelling() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T10:00:00Z")
+        var options = Alarm.Options()
+        #expect(throws: AlarmError.self) { try book.add(.instant(now - 60), options: options, now: now, resolver: berlin) }
+        options.repeatRule = .daily
+        #expect(throws: AlarmError.self) { try book.add(.instant(now + 60), options: options, now: now, resolver: berlin) }
+        options.repeatRule = .once
+        options.snooze = 0
+        #expect(throws: AlarmError.self) { try book.add(.instant(now + 60), options: options, now: now, resolver: berlin) }
+        options.snooze = 60
+        let alarm = try book.add(.instant(now + 60), options: options, now: now, resolver: berlin)
+        #expect(alarm.label == "Alarm")
+        #expect(throws: AlarmError.self) { try book.cancel(alarm.id + 1) }
+        #expect(try book.cancel(alarm.id) == [.save])
+        #expect(book.alarms.isEmpty)
+        // Ids are not reused after a cancel.
+        #expect(try book.add(.instant(now + 60), options: options, now: now, resolver: berlin).id == alarm.id + 1)
+    }
+
+    @Test func aRingingAlarmSurvivesARestartAsDue() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T10:00:00Z")
+        let alarm = try book.add(.wallClock(time(11, 30)), options: Alarm.Options(), now: now, resolver: berlin)
+        _ = book.fireDue(now: alarm.nextFire, resolver: berlin)
+        let data = try JSONEncoder().encode(book)
+        var restored = try JSONDecoder().decode(AlarmBook.self, from: data)
+        #expect(restored == book)
+        restored.recoverAfterRestart()
+        #expect(restored.ringing == nil)
+        // Back within the grace period: it rings; hours later it would be reported instead.
+        #expect(restored.fireDue(now: alarm.nextFire + 10, resolver: berlin).first == .ring(restored.alarm(alarm.id)!))
+    }
+
+    @Test func rearmingFollowsANewTimeZone() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T10:00:00Z")
+        let alarm = try book.add(.wallClock(time(18, 0)), options: Alarm.Options(), now: now, resolver: berlin)
+        #expect(alarm.nextFire == utc("2026-11-22T17:00:00Z"))
+        #expect(book.rearm(now: now, resolver: newYork) == [.save])
+        #expect(book.alarm(alarm.id)?.nextFire == utc("2026-11-22T23:00:00Z"))
+        #expect(book.rearm(now: now, resolver: newYork).isEmpty)
+    }
+
+    @Test func sleepTimerFadesLinearlyThenStops() {
+        let timer = SleepTimer(duration: 10, fade: 4, now: 100)
+        #expect(timer.level(at: 100) == 1)
+        #expect(timer.level(at: 106) == 1)
+        #expect(timer.level(at: 108) == 0.5)
+        #expect(timer.level(at: 110) == 0)
+        #expect(timer.remaining(at: 103) == 7)
+        #expect(timer.nextWakeUp(after: 100, step: 0.25) == 106)
+        #expect(timer.nextWakeUp(after: 107, step: 0.25) == 107.25)
+        #expect(timer.nextWakeUp(after: 109.9, step: 0.25) == 110)
+        #expect(timer.nextWakeUp(after: 110, step: 0.25) == nil)
+        // A fade longer than the timer starts at once.
+        #expect(SleepTimer(duration: 2, fade: 30, now: 0).fade == 2)
+    }
+}
