@@ -2,7 +2,8 @@ import DBus
 import Foundation
 import MPRIS
 
-/// SplitMix64: tiny, seedable and the same on every machine, so a printed seed replays a run.
+/// SplitMix64: tiny, seedable and the same on every machine, so a printed seed replays a run
+/// (the fuzzer's and the kill -9 test's).
 struct FuzzRNG: RandomNumberGenerator {
     private var state: UInt64
 

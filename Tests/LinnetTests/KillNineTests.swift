@@ -15,7 +15,7 @@ import TestSupport
 
     @Test(.timeLimit(.minutes(10))) func killNineAtRandomMomentsLosesNothing() async throws {
         let seed = ProcessInfo.processInfo.environment["LINNET_KILL_SEED"].flatMap(UInt64.init) ?? .random(in: 1...UInt64.max)
-        var random = SplitMix(seed: seed)
+        var random = FuzzRNG(seed: seed)
         print("kill -9 test: seed \(seed), \(Self.iterations) kills")
         let world = try LinnetWorld()
         var tracks: [String] = []
@@ -118,7 +118,7 @@ import TestSupport
 
     /// Seeks somewhere in the current track, plays for a random while, and reads the position
     /// (and the track) just before the kill.
-    private func playThenMeasure(_ world: LinnetWorld, _ random: inout SplitMix) async throws -> (DBusValue?, Int64) {
+    private func playThenMeasure(_ world: LinnetWorld, _ random: inout FuzzRNG) async throws -> (DBusValue?, Int64) {
         let player = world.proxy(MPRISNames.player)
         try await player.call("Play")
         try await world.waitUntil("playing") { try await world.player("PlaybackStatus") == .string("Playing") }
@@ -132,7 +132,7 @@ import TestSupport
     }
 
     /// One random AddTrack, RemoveTrack or OpenUri, keeping the queue between 2 and 8 entries.
-    private func randomEdit(_ world: LinnetWorld, tracks: [String], _ random: inout SplitMix) async throws {
+    private func randomEdit(_ world: LinnetWorld, tracks: [String], _ random: inout FuzzRNG) async throws {
         let trackList = world.proxy(MPRISNames.trackList)
         let ids = try await trackList.property("Tracks").decode(as: [ObjectPath].self)
         let uri = URL(fileURLWithPath: tracks.randomElement(using: &random)!).absoluteString
@@ -185,18 +185,5 @@ import TestSupport
     private func position(_ world: LinnetWorld) async throws -> Int64 {
         if case .int64(let position) = try await world.player("Position") { return position }
         return -1
-    }
-}
-
-/// A small seeded generator so a failing run can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
