@@ -103,6 +103,10 @@ final class LinnetWorld: @unchecked Sendable {
             guard ContinuousClock.now < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(20))
         }
+        // Returns at once now; it also drops the run loop source through which Foundation's
+        // Process retains itself, which polling isRunning never does (LeakSanitizer saw every
+        // polled Process, with its environment and log handle, kept alive by that cycle).
+        process.waitUntilExit()
         ChildProcessRegistry.forget(pid: process.processIdentifier)
         return process.terminationStatus
     }
