@@ -37,6 +37,9 @@ trap cleanup EXIT
 export SWIFT_BACKTRACE=enable=no
 export G_DEBUG=fatal-criticals
 export G_SLICE=always-malloc
+# Sanitized builds run several times slower, more so on a loaded machine: the tests' waits
+# (TestSupport's waitUntil/withTimeout, LinnetWorld's) stretch by this factor.
+export LINNET_TEST_TIMEOUT_SCALE=${LINNET_TEST_TIMEOUT_SCALE:-3}
 
 failed=0
 for sanitizer in "${SANITIZERS[@]}"; do

@@ -88,7 +88,7 @@ final class LinnetWorld: @unchecked Sendable {
 
     /// Waits until linnet's bus name has an owner.
     func waitForOwner(timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout.scaledForSanitizers
         while try await !client.nameHasOwner(Self.playerName) {
             guard ContinuousClock.now < deadline, process?.isRunning == true else {
                 throw TestSupportError("linnet did not appear on the bus; log:\n\(log)")
@@ -100,11 +100,15 @@ final class LinnetWorld: @unchecked Sendable {
     /// Waits for linnet to exit and returns its status (or nil if it did not exit in time).
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32? {
         guard let process else { return nil }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout.scaledForSanitizers
         while process.isRunning {
             guard ContinuousClock.now < deadline else { return nil }
             try await Task.sleep(for: .milliseconds(20))
         }
+        // Returns at once now; it also drops the run loop source through which Foundation's
+        // Process retains itself, which polling isRunning never does (LeakSanitizer saw every
+        // polled Process, with its environment and log handle, kept alive by that cycle).
+        process.waitUntilExit()
         ChildProcessRegistry.forget(pid: process.processIdentifier)
         return process.terminationStatus
     }
@@ -157,7 +161,7 @@ final class LinnetWorld: @unchecked Sendable {
         _ what: String, timeout: Duration = .seconds(20),
         _ condition: @escaping @Sendable () async throws -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout.scaledForSanitizers
         while try await !condition() {
             guard ContinuousClock.now < deadline else {
                 throw TestSupportError("timed out waiting for \(what); log:\n\(log.suffix(3000))")

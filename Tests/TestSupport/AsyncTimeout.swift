@@ -14,7 +14,7 @@ public func withTimeout<T: Sendable>(
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await Task.sleep(for: limit.scaledForSanitizers)
             throw TimeoutError(description: "\(what) did not finish within \(limit)")
         }
         defer { group.cancelAll() }
@@ -28,7 +28,7 @@ public func waitUntil(
     _ limit: Duration = .seconds(10), _ what: String = "condition",
     _ condition: @escaping @Sendable () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + limit
+    let deadline = ContinuousClock.now + limit.scaledForSanitizers
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
             throw TimeoutError(description: "\(what) not met within \(limit)")

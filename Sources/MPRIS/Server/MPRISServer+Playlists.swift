@@ -3,7 +3,7 @@ import DBus
 extension MPRISServer {
     /// `org.mpris.MediaPlayer2.Playlists`.
     func makePlaylistsInterface() -> DBusInterface {
-        let playlistType = DBusType.structure([.objectPath, .string, .string])
+        let playlistType = MPRISTypes.playlist
         return DBusInterface(
             name: MPRISNames.playlists,
             methods: [

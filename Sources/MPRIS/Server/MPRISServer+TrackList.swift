@@ -3,7 +3,7 @@ import DBus
 extension MPRISServer {
     /// `org.mpris.MediaPlayer2.TrackList`.
     func makeTrackListInterface() -> DBusInterface {
-        let metadataType = DBusType.dictionary(key: .string, value: .variant)
+        let metadataType = MPRISTypes.metadata
         return DBusInterface(
             name: MPRISNames.trackList,
             methods: [

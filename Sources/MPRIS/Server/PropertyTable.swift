@@ -48,7 +48,7 @@ enum PropertyTable {
         PropertySpec("LoopStatus", .string, .readwrite, optional: true) { .string($0.player.loopStatus.rawValue) },
         PropertySpec("Rate", .double, .readwrite) { .double($0.player.rate) },
         PropertySpec("Shuffle", .boolean, .readwrite, optional: true) { .boolean($0.player.shuffle) },
-        PropertySpec("Metadata", .dictionary(key: .string, value: .variant),
+        PropertySpec("Metadata", MPRISTypes.metadata,
                      same: { $0.player.metadata == $1.player.metadata }) { $0.player.metadata.dbusValue },
         PropertySpec("Volume", .double, .readwrite) { .double($0.player.volume) },
         PropertySpec("Position", .int64, emits: .false) { .int64($0.player.position) },
@@ -73,7 +73,7 @@ enum PropertyTable {
     static let playlists: [PropertySpec] = [
         PropertySpec("PlaylistCount", .uint32) { .uint32($0.playlists.playlistCount) },
         PropertySpec("Orderings", .array(.string)) { $0.playlists.orderings.map(\.rawValue).dbusValue },
-        PropertySpec("ActivePlaylist", .structure([.boolean, .structure([.objectPath, .string, .string])])) {
+        PropertySpec("ActivePlaylist", .structure([.boolean, MPRISTypes.playlist])) {
             Playlist.maybe($0.playlists.activePlaylist)
         },
     ]

@@ -55,7 +55,9 @@ final class BusBridge: @unchecked Sendable {
         gst_bus_set_sync_handler(bus, { _, message, data in
             guard let message, let data else { return GST_BUS_PASS }
             Unmanaged<BusBridge>.fromOpaque(data).takeUnretainedValue().forward(message)
-            // Dropped here: the loop thread received its own reference.
+            // A sync handler that answers DROP owns the posted reference (gst_bus_post does not
+            // unref it), so release it here; the loop thread holds its own in BusMessage.
+            gst_message_unref(message)
             return GST_BUS_DROP
         }, Unmanaged.passRetained(bridge).toOpaque(), { data in
             if let data { Unmanaged<BusBridge>.fromOpaque(data).release() }
