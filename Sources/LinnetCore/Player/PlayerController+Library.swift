@@ -16,7 +16,8 @@ extension PlayerController {
         let work = state.withLock { state in
             // Marked first, so a concurrent scan does not pick the same entries.
             (only ?? state.queue.entries).filter { entry in
-                guard entry.uri.hasPrefix("file:"), state.info[entry.id]?.scanned != true else { return false }
+                guard entry.uri.hasPrefix("file:"), state.queue.entry(id: entry.id) != nil,
+                      state.info[entry.id]?.scanned != true else { return false }
                 state.info[entry.id, default: TrackInfo()].scanned = true
                 return true
             }
@@ -25,7 +26,11 @@ extension PlayerController {
         Task.detached { [weak self] in
             for start in stride(from: 0, to: work.count, by: 32) {
                 guard let self else { return }
-                let batch = work[start..<min(start + 32, work.count)]
+                // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
+                let batch = self.state.withLock { state in
+                    work[start..<min(start + 32, work.count)].filter { state.queue.entry(id: $0.id) != nil }
+                }
+                guard !batch.isEmpty else { continue }
                 let results = await self.scanner.scan(batch.map(\.uri))
                 for (entry, result) in zip(batch, results) {
                     let lyrics = SidecarLyrics.find(forTrack: entry.uri)
