@@ -42,6 +42,29 @@ import TestSupport
         } catch { #expect(error.name == .notSupported) }
     }
 
+    /// The known-id set is edited in place by AddTrack/RemoveTrack: an added id is accepted as
+    /// AfterTrack and answered by GetTracksMetadata at once, a removed one no longer reaches the player.
+    @Test func editsKeepTheKnownTrackSetCurrent() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        let song1 = ObjectPath("/org/linnet/test/track/1")
+        try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath(song1)])])  // warms the set
+        try await trackList.call("AddTrack", [.string("http://radio/a.ogg"), .objectPath(song1), .boolean(false)])
+        let added = ObjectPath("/org/linnet/test/added/1")
+        try await trackList.call("AddTrack", [.string("http://radio/b.ogg"), .objectPath(added), .boolean(false)])
+        let answered = try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath(added)])])
+        #expect(answered.first.map { if case .array(_, let maps) = $0 { maps.count } else { -1 } } == 1)
+        try await trackList.call("RemoveTrack", [.objectPath(added)])
+        try await trackList.call("RemoveTrack", [.objectPath(added)])  // no longer listed: no effect
+        try await trackList.call("AddTrack", [.string("http://radio/c.ogg"), .objectPath(added), .boolean(false)])
+        #expect(fixture.player.calls.values == [
+            "AddTrack http://radio/a.ogg after /org/linnet/test/track/1 current false",
+            "AddTrack http://radio/b.ogg after /org/linnet/test/added/1 current false",
+            "RemoveTrack /org/linnet/test/added/1",
+        ])
+        #expect(try await trackList.property("Tracks").decode(as: [ObjectPath].self).contains(added) == false)
+    }
+
     @Test func replacingTheListSignalsTrackListReplaced() async throws {
         let fixture = try MPRISFixture()
         try await fixture.clearSignals()

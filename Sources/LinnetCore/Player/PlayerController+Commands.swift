@@ -89,14 +89,15 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
     public func openURI(_ uri: String) throws {
         let item = try MediaAdmission.admit(uri)
         try MediaAdmission.ensureRoom(queueLength: state.withLock { $0.queue.entries.count })
-        state.withLock { state in
+        let added = state.withLock { state in
             let afterID = state.queue.current?.id
             let added = state.queue.insert([item], after: afterID, makeCurrent: true)
             announceAdded(added, after: afterID, &state)
             loadCurrent(&state, intent: .playing)
             publish(state, position: 0)
+            return added
         }
-        scanQueue()
+        scanQueue(only: added)  // only the new entry: O(edit), not a walk of the queue
     }
 
     public func setLoopStatus(_ status: LoopStatus) {
@@ -170,7 +171,7 @@ extension PlayerController: MPRISTrackListHandler {
     public func addTrack(uri: String, after: TrackID, setAsCurrent: Bool) throws {
         let item = try MediaAdmission.admit(uri)
         try MediaAdmission.ensureRoom(queueLength: state.withLock { $0.queue.entries.count })
-        state.withLock { state in
+        let added = state.withLock { state in
             let afterID = after.isNoTrack ? nil : after.entryID
             let added = state.queue.insert([item], after: afterID, makeCurrent: setAsCurrent)
             announceAdded(added, after: afterID, &state)
@@ -181,8 +182,9 @@ extension PlayerController: MPRISTrackListHandler {
                 queueUpcoming(&state)
                 publish(state)
             }
+            return added
         }
-        scanQueue()
+        scanQueue(only: added)  // only the new entry: O(edit), not a walk of the queue
     }
 
     public func removeTrack(_ track: TrackID) {

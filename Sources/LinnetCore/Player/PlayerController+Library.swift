@@ -7,28 +7,40 @@ extension PlayerController {
     /// Reads tags and durations of every local queue entry not scanned yet, a batch at a time
     /// (the scanner bounds its own parallelism), and publishes what it learns. Files that cannot
     /// be read are marked broken now, so playback skips them with the reason shown.
-    func scanQueue() {
+    ///
+    /// `only` limits the work to those entries (an AddTrack scans what it added instead of
+    /// walking a 10 000-entry queue under the lock). The work list is taken and marked once,
+    /// and results are applied one entry per lock hold, so D-Bus calls are never kept waiting
+    /// behind a whole batch or a walk of the queue.
+    func scanQueue(only: [QueueEntry]? = nil) {
+        let work = state.withLock { state in
+            // Marked first, so a concurrent scan does not pick the same entries.
+            (only ?? state.queue.entries).filter { entry in
+                guard entry.uri.hasPrefix("file:"), state.queue.entry(id: entry.id) != nil,
+                      state.info[entry.id]?.scanned != true else { return false }
+                state.info[entry.id, default: TrackInfo()].scanned = true
+                return true
+            }
+        }
+        guard !work.isEmpty else { return }
         Task.detached { [weak self] in
-            while let self {
+            for start in stride(from: 0, to: work.count, by: 32) {
+                guard let self else { return }
+                // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
                 let batch = self.state.withLock { state in
-                    state.queue.entries.filter { entry in
-                        entry.uri.hasPrefix("file:") && state.info[entry.id]?.scanned != true
-                    }.prefix(32).map { $0 }
+                    work[start..<min(start + 32, work.count)].filter { state.queue.entry(id: $0.id) != nil }
                 }
-                guard !batch.isEmpty else { return }
-                // Marked first, so a concurrent pass does not pick the same entries.
-                self.state.withLock { state in
-                    for entry in batch { state.info[entry.id, default: TrackInfo()].scanned = true }
-                }
+                guard !batch.isEmpty else { continue }
                 let results = await self.scanner.scan(batch.map(\.uri))
-                let lyrics = batch.map { SidecarLyrics.find(forTrack: $0.uri) }
-                self.state.withLock { state in
-                    for (index, entry) in batch.enumerated() where state.queue.entry(id: entry.id) != nil {
-                        switch results[index] {
+                for (entry, result) in zip(batch, results) {
+                    let lyrics = SidecarLyrics.find(forTrack: entry.uri)
+                    self.state.withLock { state in
+                        guard state.queue.entry(id: entry.id) != nil else { return }
+                        switch result {
                         case .success(let track):
                             self.updateInfo(entry, &state) { info in
                                 info.merge(track.metadata, duration: track.durationMicroseconds)
-                                info.sidecarLyrics = lyrics[index]
+                                info.sidecarLyrics = lyrics
                             }
                         case .failure(let failure):
                             self.markFailed(entry.id, reason: failure.message, &state)

@@ -60,7 +60,7 @@ extension MPRISServer {
         }
         // "If the CanEditTracks property is false, this has no effect" (and "may raise a NotSupported error").
         guard editable else { throw DBusError(.notSupported, "the track list cannot be edited (CanEditTracks is false)") }
-        guard afterTrack.isNoTrack || tracks.contains(afterTrack) else { return }
+        guard afterTrack.isNoTrack || trackSetCache.contains(afterTrack, in: tracks) else { return }
         guard let colon = uri.firstIndex(of: ":"), schemes.contains(uri[..<colon].lowercased()) else {
             throw DBusError(.notSupported, "unsupported URI \"\(uri.prefix(200))\"")
         }
@@ -86,7 +86,7 @@ extension MPRISServer {
             throw DBusError(.notSupported, "the track list cannot be edited (CanEditTracks is false)")
         }
         // "If the track is not part of this tracklist, this has no effect."
-        guard tracks.contains(track) else { return }
+        guard trackSetCache.contains(track, in: tracks) else { return }
         action(handler, track)
     }
 
@@ -103,10 +103,13 @@ extension MPRISServer {
     public func addTrack(_ metadata: Metadata, after: TrackID, _ change: (inout MPRISState) -> Void = { _ in }) {
         guard let id = metadata.trackID else { return }
         updateTrackList(change: { state in
-            var tracks = state.trackList.tracks
+            let before = state.trackList.tracks
+            var tracks = before
             let index = after.isNoTrack ? 0 : (tracks.firstIndex(of: after).map { $0 + 1 } ?? tracks.count)
             tracks.insert(id, at: index)
             state.trackList.tracks = tracks
+            // Before `change`: should it touch the list too, the cache sees another list and rebuilds.
+            trackSetCache.followEdit(from: before, to: tracks, inserted: id)
             change(&state)
         }, signal: ("TrackAdded", [metadata.dbusValue, .objectPath(after.path)]))
     }
@@ -114,7 +117,9 @@ extension MPRISServer {
     /// Removes `track` and emits `TrackRemoved`.
     public func removeTrack(_ track: TrackID, _ change: (inout MPRISState) -> Void = { _ in }) {
         updateTrackList(change: { state in
+            let before = state.trackList.tracks
             state.trackList.tracks.removeAll { $0 == track }
+            trackSetCache.followEdit(from: before, to: state.trackList.tracks, removed: track)
             change(&state)
         }, signal: ("TrackRemoved", [.objectPath(track.path)]))
     }
