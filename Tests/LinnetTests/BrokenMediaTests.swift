@@ -16,6 +16,8 @@ import TestSupport
     }
 
     /// Waits until `title` is playing.
+    /// Waits for the tag-based title while playing. Tracks waited on last 30 s: under a loaded
+    /// parallel suite the tag scan can take longer than a short track plays.
     private func waitForPlaying(_ world: LinnetWorld, _ title: String, timeout: Duration = .seconds(30)) async throws {
         try await world.waitUntil("\(title) playing", timeout: timeout) {
             let status = try await world.player("PlaybackStatus")
@@ -33,7 +35,7 @@ import TestSupport
         let deleted = try await world.makeTrack("3-deleted.ogg", title: "Deleted", seconds: 2)
         let replaced = try await world.makeTrack("4-replaced.ogg", title: "Replaced", seconds: 2)
         let directory = try await world.makeTrack("5-directory.ogg", title: "Directory", seconds: 2)
-        let survivor = try await world.makeTrack("6-survivor.ogg", title: "Survivor", seconds: 10)
+        let survivor = try await world.makeTrack("6-survivor.ogg", title: "Survivor", seconds: 30)
         try await world.start(["--no-resume", first, truncated, deleted, replaced, directory, survivor])
         try await world.waitForScannedQueue()
         // Broken after linnet accepted and scanned them.
@@ -53,7 +55,7 @@ import TestSupport
 
     @Test func playlistEntriesThatPointAtNothingAreSkipped() async throws {
         let world = try LinnetWorld()
-        let good = try await world.makeTrack("listed.ogg", title: "Listed", seconds: 5)
+        let good = try await world.makeTrack("listed.ogg", title: "Listed", seconds: 30)
         let playlist = world.media.appendingPathComponent("holes.m3u")
         try "#EXTM3U\n/nowhere/gone.ogg\nmissing-here.ogg\nhttp://\n\(good)\n".write(to: playlist, atomically: true, encoding: .utf8)
         try await world.start(["--no-resume", playlist.path])
@@ -77,7 +79,7 @@ import TestSupport
     /// ActivatePlaylist on a playlist whose files are all gone keeps the queue the user had.
     @Test func activatingAPlaylistOfNothingKeepsTheQueue() async throws {
         let world = try LinnetWorld()
-        let a = try await world.makeTrack("kept.ogg", title: "Kept", seconds: 10)
+        let a = try await world.makeTrack("kept.ogg", title: "Kept", seconds: 30)
         let playlists = world.home.appendingPathComponent("data/linnet/playlists")
         try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
         try "/nowhere/x.ogg\n/nowhere/y.ogg\n".write(to: playlists.appendingPathComponent("Ghosts.m3u"), atomically: true, encoding: .utf8)
@@ -99,7 +101,7 @@ import TestSupport
     @Test func httpStreamClosedMidwayMovesOn() async throws {
         let world = try LinnetWorld()
         let streamed = try await world.makeTrack("streamed.ogg", title: "Streamed", seconds: 8)
-        let next = try await world.makeTrack("after-close.ogg", title: "After Close", seconds: 10)
+        let next = try await world.makeTrack("after-close.ogg", title: "After Close", seconds: 30)
         let body = try Data(contentsOf: URL(fileURLWithPath: streamed))
         let server = try LoopbackHTTPServer(body: body, contentType: "audio/ogg", behaviour: .closeAfter(bytes: body.count / 3))
         defer { server.stop() }
@@ -114,7 +116,7 @@ import TestSupport
     @Test(.timeLimit(.minutes(2))) func httpStreamThatStallsMovesOn() async throws {
         let world = try LinnetWorld()
         let streamed = try await world.makeTrack("stalling.ogg", title: "Stalling", seconds: 8)
-        let next = try await world.makeTrack("after-stall.ogg", title: "After Stall", seconds: 10)
+        let next = try await world.makeTrack("after-stall.ogg", title: "After Stall", seconds: 30)
         let body = try Data(contentsOf: URL(fileURLWithPath: streamed))
         let server = try LoopbackHTTPServer(body: body, contentType: "audio/ogg", behaviour: .stallAfter(bytes: body.count / 3))
         defer { server.stop() }
