@@ -21,7 +21,6 @@ public final class DesktopNotifier: DesktopNotifying {
         var subscriptions: [DBusSubscription] = []
         /// The last request queued; the next one waits for it.
         var tail: Task<Void, Never>?
-        var warnedNoServer = false
     }
 
     static let service: BusName = "org.freedesktop.Notifications"
@@ -33,6 +32,7 @@ public final class DesktopNotifier: DesktopNotifying {
     private let desktopEntry: String
     private let timeout: Duration
     private let logger: Logger
+    private let missingService = OnceWarning()
     private let state = Mutex(State())
 
     /// A notifier on `connection` (the session bus) naming itself `appName` and its desktop entry
@@ -172,11 +172,7 @@ public final class DesktopNotifier: DesktopNotifying {
     }
 
     private func warnOnce(_ message: String) {
-        let first = state.withLock { state in
-            defer { state.warnedNoServer = true }
-            return !state.warnedNoServer
-        }
-        if first { logger.warning("\(message)") } else { logger.debug("\(message)") }
+        missingService.log(message, on: logger)
     }
 
     deinit {

@@ -25,7 +25,6 @@ public final class SleepInhibitor: SleepInhibiting {
         /// An acquire or release is under way; `reconcile` runs again when it ends.
         var busy = false
         var systemBus: DBusConnection?
-        var warned = false
     }
 
     private let session: DBusConnection
@@ -33,6 +32,7 @@ public final class SleepInhibitor: SleepInhibiting {
     private let releaseDelay: Duration
     private let timeout: Duration
     private let logger: Logger
+    private let missingService = OnceWarning()
     private let state = Mutex(State())
 
     /// An inhibitor asking the portal on `session`, else logind on the bus at `systemBusAddress`,
@@ -172,11 +172,7 @@ public final class SleepInhibitor: SleepInhibiting {
     }
 
     private func warnOnce(_ message: String) {
-        let first = state.withLock { state in
-            defer { state.warned = true }
-            return !state.warned
-        }
-        if first { logger.warning("\(message)") } else { logger.debug("\(message)") }
+        missingService.log(message, on: logger)
     }
 
     deinit {
