@@ -111,6 +111,26 @@ import TestSupport
         world.kill()
     }
 
+    /// A download that ends before its declared Content-Length once left linnet's only loop
+    /// thread (D-Bus included) stuck for good in the engine's teardown to NULL. Each round is a
+    /// bus round trip while the failure is handled, then the next track must play.
+    @Test(.timeLimit(.minutes(3))) func httpDownloadCutShortOfItsLengthKeepsLinnetAnsweringAndMovesOn() async throws {
+        let world = try LinnetWorld()
+        let streamed = try await world.makeTrack("cut.ogg", title: "Cut", seconds: 8)
+        let next = try await world.makeTrack("after-cut.ogg", title: "After Cut", seconds: 10)
+        let body = try Data(contentsOf: URL(fileURLWithPath: streamed))
+        let server = try LoopbackHTTPServer(body: body, contentType: "audio/ogg", behaviour: .cutShort(bytes: body.count / 3))
+        defer { server.stop() }
+        try await world.start(["--no-resume", server.uri, next])
+        try await waitForPlaying(world, "After Cut", timeout: .seconds(60))
+        #expect(try await trackCount(world) == 2)
+        #expect(server.requestCount >= 1)
+        // Still answering after the failure was handled, not just before it.
+        #expect(try await world.player("PlaybackStatus") == .string("Playing"))
+        print("download cut short; linnet said:\n" + world.log.split(separator: "\n").filter { $0.contains("127.0.0.1") }.joined(separator: "\n"))
+        world.kill()
+    }
+
     @Test(.timeLimit(.minutes(2))) func httpStreamThatStallsMovesOn() async throws {
         let world = try LinnetWorld()
         let streamed = try await world.makeTrack("stalling.ogg", title: "Stalling", seconds: 8)
