@@ -4,19 +4,23 @@ import Foundation
 
 /// The ``PlaybackEngine`` on GStreamer's playbin.
 ///
-/// All pipeline control and all bus messages run on the shared ``EventLoop`` thread, which also
-/// carries D-Bus; commands only queue work there and return. The bus has one consumer, a sync
-/// handler forwarding to that thread, so an idle or paused engine wakes nothing up. Commands are
-/// queued even when issued on the loop thread: a D-Bus handler then publishes the new state and
-/// replies before the pipeline changes state (run inline, PlayPause's PropertiesChanged left
-/// ~0.8 ms later, waiting on set_state; measured with `make bench`). The only
+/// All pipeline control and all bus messages run on the engine's own ``EventLoop`` thread;
+/// commands only queue work there and return. It is deliberately not the shared loop that
+/// carries D-Bus: a state change can block for as long as GStreamer takes to join its streaming
+/// threads (forever, when one of them is stuck), and that must never stop the service answering
+/// the bus. Queuing also lets a D-Bus handler publish the new state and reply before the pipeline
+/// changes state (run inline, PlayPause's PropertiesChanged left ~0.8 ms later, waiting on
+/// set_state; measured with `make bench`). The bus has one consumer, a sync handler forwarding to
+/// the engine's thread, so an idle or paused engine wakes nothing up. The only
 /// work on GStreamer's streaming threads is handing the queued next URI to playbin in
 /// about-to-finish.
 public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// Everything the engine reports, in order; see ``PlaybackEvent``.
     public let events: AsyncStream<PlaybackEvent>
     let continuation: AsyncStream<PlaybackEvent>.Continuation
-    let loop = EventLoop.shared
+    /// Private to the engine; see the type's documentation. Its thread sleeps in `poll` while
+    /// nothing happens, so an idle engine still wakes nothing up.
+    let loop = EventLoop(name: "linnet.engine")
     let playbin: UnsafeMutablePointer<GstElement>
     let handoff = StreamingHandoff()
     let volumeWatcher = VolumeWatcher()
@@ -62,6 +66,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             Self.tearDown(playbin.pointer, handlers: handlers, continuation: continuation)
         }
         gst_object_unref(playbin.pointer)
+        // Work queued after this point has no engine to act on; the thread ends here.
+        loop.stop()
     }
 
     private func configure(
@@ -228,7 +234,9 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         _ playbin: UnsafeMutablePointer<GstElement>, handlers: [gulong],
         continuation: AsyncStream<PlaybackEvent>.Continuation
     ) {
-        gst_element_set_state(playbin, GST_STATE_NULL)
+        StateChangeWatchdog.guarding("stopping the pipeline for shutdown", report: { continuation.yield(.warning(uri: nil, message: $0)) }) {
+            gst_element_set_state(playbin, GST_STATE_NULL)
+        }
         BusBridge.uninstall(from: playbin)
         for handler in handlers where g_signal_handler_is_connected(playbin, handler) != 0 {
             g_signal_handler_disconnect(playbin, handler)
@@ -242,7 +250,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// loaded). Going through NULL is what stops a broken file's error storm from leaking into
     /// the next one; the new generation makes any of its late messages recognisable.
     func restart(with uri: String?) {
-        gst_element_set_state(playbin, GST_STATE_NULL)
+        stopPipeline()
         session.begin(generation: handoff.reset(feeding: uri), uri: uri)
         if let uri { playbin.set("uri", uri) }
         applyTarget()
@@ -256,13 +264,22 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
         switch session.target {
         case .stopped:
-            gst_element_set_state(playbin, GST_STATE_NULL)
+            stopPipeline()
             report(.stopped)
         case .paused:
             gst_element_set_state(playbin, GST_STATE_PAUSED)
         case .playing:
             // While a stream refills its buffer it waits paused; BUFFERING 100 resumes it.
             gst_element_set_state(playbin, session.bufferingPercent == nil ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+        }
+    }
+
+    /// Sets the pipeline to NULL, which waits for every streaming thread to stop; a wait that
+    /// does not end is reported rather than silent.
+    func stopPipeline() {
+        let (continuation, uri) = (continuation, session.currentURI)
+        StateChangeWatchdog.guarding("stopping the pipeline", report: { continuation.yield(.warning(uri: uri, message: $0)) }) {
+            gst_element_set_state(playbin, GST_STATE_NULL)
         }
     }
 
