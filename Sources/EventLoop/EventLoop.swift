@@ -27,7 +27,10 @@ public final class EventLoop: @unchecked Sendable {
         // own references: the loop object may be deinitialised on its own thread (stop() then
         // returns at once), and the context must outlive the dispatch still running there.
         let handles = UncheckedSendable((g_main_context_ref(context)!, g_main_loop_ref(mainLoop)!))
+        // Foundation does not pass `Thread.name` to the kernel here; naming the thread itself
+        // makes it recognisable in gdb, top and /proc.
         let thread = Thread { [finished] in
+            linnet_name_current_thread(name)
             let (context, mainLoop) = handles.value
             g_main_context_push_thread_default(context)
             g_main_loop_run(mainLoop)

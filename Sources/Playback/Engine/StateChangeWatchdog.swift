@@ -1,30 +1,29 @@
 import Dispatch
-import Foundation
 
-/// Says loudly when a state change to NULL has not returned after a while.
+/// Notices a state change to NULL that does not return.
 ///
 /// `gst_element_set_state(…, NULL)` joins every streaming thread, and a thread that never winds
-/// down (seen with a download cut short of its Content-Length) blocks the caller for good. The
-/// engine's own loop thread is the one stuck then, so it cannot report it: this one-shot timer,
-/// armed only around the call, writes to stderr and posts a warning on the event stream, which
-/// other threads can still read. Nothing is armed while the engine idles.
+/// down (seen with GStreamer 1.22: an http download cut short of its Content-Length leaves
+/// oggdemux waiting under a pad's stream lock) blocks the caller for good. The caller's thread is
+/// the stuck one then, so it cannot act: this one-shot timer, armed only around the call, runs
+/// `onStuck` on a Dispatch thread instead. Nothing is armed while the pipeline idles.
 enum StateChangeWatchdog {
-    /// How long a change to NULL may take before it is reported as stuck.
-    static let patienceSeconds = 5
-
-    /// Runs `change` (on the calling thread) and reports through `report` if it is still running
-    /// after ``patienceSeconds``.
+    /// Runs `change` on the calling thread and `onStuck` elsewhere if `change` is still running
+    /// after `patience`.
     static func guarding(
-        _ what: String, report: @escaping @Sendable (String) -> Void, _ change: () -> Void
+        patience: Duration, onStuck: @escaping @Sendable () -> Void, _ change: () -> Void
     ) {
-        let alarm = DispatchWorkItem {
-            let text = "GStreamer has not finished \(what) after \(patienceSeconds) s: the pipeline is stuck; "
-                + "playback commands will wait for it"
-            FileHandle.standardError.write(Data("linnet: \(text)\n".utf8))
-            report(text)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(patienceSeconds), execute: alarm)
+        let alarm = DispatchWorkItem(block: onStuck)
+        DispatchQueue.global().asyncAfter(deadline: .now() + patience.dispatchInterval, execute: alarm)
         change()
         alarm.cancel()
+    }
+}
+
+extension Duration {
+    /// The same span for Dispatch, to the nanosecond.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }
