@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
 /// Callback shape of a GUnixFDSource.
 typedef gboolean (*linnet_g_fd_callback)(gint fd, GIOCondition condition, gpointer user_data);
@@ -22,6 +23,12 @@ static inline gboolean linnet_g_source_continue(void) { return G_SOURCE_CONTINUE
 static inline gboolean linnet_g_source_remove(void) { return G_SOURCE_REMOVE; }
 static inline gint linnet_g_priority_default(void) { return G_PRIORITY_DEFAULT; }
 static inline gint linnet_g_priority_high(void) { return G_PRIORITY_HIGH; }
+
+/// Names the calling thread for gdb, top and /proc (the kernel keeps 15 bytes); prctl is
+/// variadic, so Swift cannot call it.
+static inline void linnet_name_current_thread(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
 
 /// A CLOCK_REALTIME timerfd. sys/timerfd.h is not part of Swift's Glibc module, and
 /// TFD_TIMER_CANCEL_ON_SET is a macro.

@@ -23,13 +23,20 @@ public final class EventLoop: @unchecked Sendable {
     public init(name: String) {
         context = g_main_context_new()
         mainLoop = g_main_loop_new(context, 0)
-        // The GLib objects are thread-safe; only the loop thread runs them.
-        let handles = UncheckedSendable((context, mainLoop))
+        // The GLib objects are thread-safe; only the loop thread runs them. The thread holds its
+        // own references: the loop object may be deinitialised on its own thread (stop() then
+        // returns at once), and the context must outlive the dispatch still running there.
+        let handles = UncheckedSendable((g_main_context_ref(context)!, g_main_loop_ref(mainLoop)!))
+        // Foundation does not pass `Thread.name` to the kernel here; naming the thread itself
+        // makes it recognisable in gdb, top and /proc.
         let thread = Thread { [finished] in
+            linnet_name_current_thread(name)
             let (context, mainLoop) = handles.value
             g_main_context_push_thread_default(context)
             g_main_loop_run(mainLoop)
             g_main_context_pop_thread_default(context)
+            g_main_loop_unref(mainLoop)
+            g_main_context_unref(context)
             finished.signal()
         }
         thread.name = name

@@ -42,6 +42,27 @@ import Testing
         #expect(resolution.items[4].scanned?.metadata.discNumber == 2)
     }
 
+    /// A library given on the command line must not be tag-scanned file by file before linnet
+    /// starts: past the limit, folders go by name and tags are left to the background scan.
+    @Test func foldersBeyondTheTagOrderingLimitGoByNameWithoutReadingTags() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Album")
+        try await TaggedMedia.ogg(at: album + "/a.ogg", tags: ["title": "Third", "track-number": "3"])
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "Second", "track-number": "2"])
+        try await TaggedMedia.ogg(at: album + "/c.ogg", tags: ["title": "First", "track-number": "1"])
+        let byName = ["a.ogg", "b.ogg", "c.ogg"].map { FileURI.uri(forPath: album + "/" + $0) }
+
+        let overLimit = await resolver(in: dir, limits: .init(maxTagOrderedFiles: 2))
+            .resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(overLimit.items.map(\.uri) == byName)
+        #expect(overLimit.items.allSatisfy { $0.scanned == nil })
+
+        let withinLimit = await resolver(in: dir, limits: .init(maxTagOrderedFiles: 3))
+            .resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(withinLimit.items.map(\.uri) == byName.reversed())
+        #expect(withinLimit.items.first?.scanned?.metadata.title == "First")
+    }
+
     @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {
         let dir = try ScratchDirectory()
         let home = try dir.makeDirectory("home")

@@ -14,6 +14,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// Sends the first `bytes` of the body as a live stream, then nothing more while keeping
         /// the connection open (until ``stop()``).
         case stallAfter(bytes: Int)
+        /// Declares the whole body's Content-Length, sends only its first `bytes` and closes the
+        /// connection: a download cut short, which souphttpsrc reports as an error.
+        case cutShort(bytes: Int)
     }
 
     /// The port the server listens on.
@@ -75,6 +78,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 response.append(body)
             case .closeAfter(let bytes), .stallAfter(let bytes):
                 response = Data("HTTP/1.0 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n".utf8)
+                response.append(body.prefix(bytes))
+            case .cutShort(let bytes):
+                response = Data("HTTP/1.0 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
                 response.append(body.prefix(bytes))
             }
             response.withUnsafeBytes { buffer in

@@ -17,7 +17,7 @@ struct EngineSession {
     /// A seek to apply once the pipeline has prerolled, and whether to report it.
     var pendingSeek: (microseconds: Int64, reported: Bool)?
     /// The next URI held back from playbin until a pending seek is done (see
-    /// `GStreamerEngine+Seeking`).
+    /// `GStreamerPipeline+Seeking`).
     var deferredNext: String?
     /// A URI reloaded only to seek in it: its STREAM_START is not a new track.
     var reloadedURI: String?

@@ -1,11 +1,11 @@
 internal import CGStreamer
 
 /// Turning bus messages into ``PlaybackEvent``s, on the loop thread.
-extension GStreamerEngine {
+extension GStreamerPipeline {
     func handle(_ message: BusMessage) {
         // Messages from a pipeline generation already abandoned (an error storm, a file
         // replaced by load) describe nothing current.
-        guard !session.isShutDown, message.generation == session.generation else { return }
+        guard !isRetired, message.generation == session.generation else { return }
         positionCache.invalidate()
         switch message.type {
         case GST_MESSAGE_ERROR: handleError(message)
@@ -48,6 +48,9 @@ extension GStreamerEngine {
             reload(seekingTo: position() ?? 0, reported: false, next: nil)
             return
         }
+        // Recorded before the event goes out: the app's answer (usually loading the next track)
+        // must not be overwritten by this stop.
+        intent.update { $0.stoppedByError() }
         emit(.error(failure))
         session.target = .stopped
         restart(with: nil)
@@ -119,6 +122,7 @@ extension GStreamerEngine {
             return
         }
         forgetTracks(except: uri)
+        if isSwitch { intent.update { $0.advanced(to: uri) } }
         emit(.trackStarted(uri: uri))
         if isSwitch {
             // GStreamer resets the rate to 1.0 at a gapless switch.
@@ -216,7 +220,7 @@ extension GStreamerEngine {
     /// level (a value read on a streaming thread could be overtaken by a newer one). With a
     /// sound server each read is a round trip to it.
     func volumeMayHaveChanged() {
-        guard !session.isShutDown else { return }
+        guard !isRetired else { return }
         volumeWatcher.rearm()
         let volume = playbin.double("volume"), muted = playbin.bool("mute")
         guard let level = session.level.observe(volume: volume, muted: muted) else { return }
@@ -225,7 +229,7 @@ extension GStreamerEngine {
 
     /// Scheduled by the ``OutputRouteWatcher`` when the stream moved to another sink.
     func outputMoved() {
-        guard !session.isShutDown else { return }
+        guard !isRetired else { return }
         let sinks = audioSink.map { [$0] + $0.descendants } ?? []
         let device = sinks.lazy.filter { $0.hasProperty("current-device") }
             .compactMap { $0.string("current-device") }.first { !$0.isEmpty }
@@ -234,7 +238,7 @@ extension GStreamerEngine {
 
     /// Forwarded from the streaming thread's about-to-finish.
     func aboutToFinish(generation: UInt64, finishing: String?, next: String?) {
-        guard !session.isShutDown, generation == session.generation, let finishing else { return }
+        guard !isRetired, generation == session.generation, let finishing else { return }
         emit(.aboutToFinish(uri: finishing, next: next))
     }
 }

@@ -12,7 +12,7 @@ internal import CGStreamer
 /// Known limit: a next URI queued after a short track has already drained (playbin asks for it
 /// as soon as the whole track is buffered) comes too late; the track then ends with
 /// end-of-stream and the next one must be loaded.
-extension GStreamerEngine {
+extension GStreamerPipeline {
     /// Seeks now if the pipeline can take it, later if it has not prerolled yet.
     func seek(toMicroseconds microseconds: Int64, reported: Bool) {
         guard session.prerolled else {
