@@ -27,6 +27,10 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// The sink playbin plays into; playbin holds it for the engine's life.
     private(set) var audioSink: UnsafeMutablePointer<GstElement>?
     private var signalHandlers: [gulong] = []
+    /// Follows the device the stream plays to, once a pulsesink appears (loop thread only).
+    private(set) var routeMonitor: PulseRouteMonitor?
+    /// The most the output volume may be while the route is private listening; nil: no cap.
+    let headphoneVolumeCap: Double?
 
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
     /// to every sink (including capture bins) the same way. Video and subtitles stay off so a
@@ -37,11 +41,17 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// `role` sounds to the sound server, levelling loudness per `replayGain`, and writing
     /// embedded cover art to `artCache`. Problems with the output are not fatal: the engine falls
     /// back and reports a ``PlaybackEvent/warning(uri:message:)`` first.
+    ///
+    /// With a `headphoneVolumeCap` (0…1, linear like ``setVolume(_:)``), the output never plays
+    /// louder than the cap while it goes to headphones (see ``OutputRoute/isPrivateListening``),
+    /// nor before the sound server has said where it goes; the volume set stays as set and
+    /// applies in full again when the route changes to speakers.
     public init(
         output: AudioOutput = .system, application: ApplicationIdentity = .linnet, role: MediaRole = .music,
-        replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard()
+        replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard(), headphoneVolumeCap: Double? = nil
     ) {
         GStreamerRuntime.ensureInitialized()
+        self.headphoneVolumeCap = headphoneVolumeCap.map { min(max($0, 0), 1) }
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         tagReader = TagReader(artCache: artCache)
         guard let made = gst_element_factory_make("playbin", "linnet-playbin") else {
@@ -58,7 +68,9 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         // deinitialised must not outlive this call.
         let (playbin, continuation) = (UncheckedPointer(playbin), continuation)
         let handlers = signalHandlers
+        let monitor = routeMonitor
         loop.sync {
+            monitor?.disconnect()
             Self.tearDown(playbin.pointer, handlers: handlers, continuation: continuation)
         }
         gst_object_unref(playbin.pointer)
@@ -71,7 +83,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let filter = AudioFilterFactory.make(replayGain: replayGain)
         if let element = filter.element { playbin.set("audio-filter", element: element) }
         for warning in filter.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
-        signalHandlers.append(StreamProperties.install(on: playbin, application: application, role: role))
+        let tag = Self.nextStreamTag()
+        signalHandlers.append(StreamProperties.install(on: playbin, application: application, role: role, tag: tag))
         let built = AudioSinkFactory.make(for: output)
         playbin.set("audio-sink", element: built.sink)
         audioSink = built.sink
@@ -88,8 +101,11 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         signalHandlers += volumeWatcher.install(on: playbin) {
             loop.execute { engine.value?.volumeMayHaveChanged() }
         }
-        signalHandlers.append(OutputRouteWatcher.install(on: playbin) {
-            loop.execute { engine.value?.outputMoved() }
+        routeMonitor = PulseRouteMonitor(
+            loop: loop, tag: tag, report: { route, change in engine.value?.routeChanged(route, change) },
+            warn: { message in engine.value?.emit(.warning(uri: nil, message: message)) })
+        signalHandlers.append(PulseSinkWatcher.install(on: playbin) { server in
+            loop.execute { engine.value?.pulseSinkAppeared(server: server) }
         })
         BusBridge.install(on: playbin, handoff: handoff) { message in
             loop.execute { engine.value?.handle(message) }
@@ -179,9 +195,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let clamped = min(max(volume, 0), 10)
         positionCache.invalidate()
         loop.execute { [self] in
-            // Known before it is set, so the notification it causes is recognised as our own.
-            session.level.volume = clamped
-            playbin.set("volume", clamped)
+            session.requestedVolume = clamped
+            applyVolume(force: true)
         }
     }
 
@@ -218,6 +233,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         loop.sync { [self] in
             guard !session.isShutDown else { return }
             session.isShutDown = true
+            routeMonitor?.disconnect()
             Self.tearDown(playbin, handlers: signalHandlers, continuation: continuation)
             signalHandlers.removeAll()
         }

@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// Where the stream plays and the headphone volume cap that follows from it, on the loop thread.
+extension GStreamerEngine {
+    /// Numbers the engines of this process, to tell their streams apart on the sound server.
+    private static let streamCounter = Atomic<Int>(0)
+
+    /// A value for the stream's ``PulseRouteMonitor/streamTagKey`` property that no other stream
+    /// on the server has: this process's id and this engine's number in it.
+    static func nextStreamTag() -> String {
+        let number = streamCounter.add(1, ordering: .relaxed).newValue
+        return "\(getpid())-\(number)"
+    }
+
+    /// A pulsesink was set up: follow its stream on its server. Until the server says where
+    /// the stream goes, a headphone volume cap applies (quiet first, never loud in the ears).
+    func pulseSinkAppeared(server: String?) {
+        guard !session.isShutDown else { return }
+        session.expectsRoute = true
+        applyVolume(force: false)
+        routeMonitor?.watch(server: server)
+    }
+
+    /// Reported by the ``PulseRouteMonitor``: the cap follows the new route, then the player hears
+    /// of it (and decides whether to pause).
+    func routeChanged(_ route: OutputRoute, _ change: RouteChange) {
+        guard !session.isShutDown else { return }
+        session.route = route
+        applyVolume(force: false)
+        emit(.outputRouteChanged(route, change))
+    }
+
+    /// Whether the headphone volume cap holds now: on a private route, or a route still unknown
+    /// on a sound server.
+    var capsVolume: Bool {
+        guard headphoneVolumeCap != nil else { return false }
+        return session.route?.isPrivateListening ?? session.expectsRoute
+    }
+
+    /// Sets playbin's volume to the requested one, held under the cap when it applies. `force`
+    /// sets it even when unchanged (a `setVolume` always reaches the sink).
+    func applyVolume(force: Bool) {
+        let requested = session.requestedVolume
+        let applied = capsVolume ? min(requested, headphoneVolumeCap ?? requested) : requested
+        guard force || applied != session.level.volume else { return }
+        // Known before it is set, so the notification it causes is recognised as our own.
+        session.level.volume = applied
+        playbin.set("volume", applied)
+    }
+}
