@@ -13,10 +13,14 @@ public final class SoundServer: @unchecked Sendable {
     private var stopped = false
 
     /// Starts the daemon with its runtime files in `directory` and a null sink per name in
-    /// `sinks`.
-    public init(in directory: String, sinks: [String] = ["linnet_test"]) throws {
+    /// `sinks`. `properties` gives some of them sink properties, such as
+    /// `device.form_factor=headphone` to stand in for headphones (null sinks have no ports).
+    public init(in directory: String, sinks: [String] = ["linnet_test"], properties: [String: String] = [:]) throws {
         address = "unix:\(directory)/native"
-        var script = sinks.map { "load-module module-null-sink sink_name=\($0)\n" }.joined()
+        var script = sinks.map { name in
+            let extra = properties[name].map { " sink_properties=\($0)" } ?? ""
+            return "load-module module-null-sink sink_name=\(name)\(extra)\n"
+        }.joined()
         script += """
             load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native
             load-module module-role-cork trigger_roles=phone cork_roles=music
@@ -89,6 +93,11 @@ public final class SoundServer: @unchecked Sendable {
               let module = line.split(separator: "\t").first
         else { throw TestSupportError("no module loaded sink \(name)") }
         try pactl(["unload-module", String(module)])
+    }
+
+    /// Moves the stream `input` to the sink named `sink`, as a user does in a mixer.
+    public func move(input: Int, to sink: String) throws {
+        try pactl(["move-sink-input", "\(input)", sink])
     }
 
     /// Runs `pactl` against this server and fails on a non-zero exit.

@@ -1,0 +1,112 @@
+import DBus
+import Foundation
+import MPRIS
+import Testing
+import TestSupport
+
+extension DesktopIntegrationTests {
+    /// The real `linnet` binary playing through pulsesink into a private PulseAudio daemon whose
+    /// null sinks stand in for devices: one carrying `device.form_factor=headphone` is a pair of
+    /// headphones, plain ones are speakers. Moving linnet's stream with `pactl move-sink-input`
+    /// is what a user does in a mixer. (Null sinks have no ports, so a port change on one sink —
+    /// headphones unplugged from a laptop's jack — cannot be staged here; the classifier tests
+    /// cover that step over values shaped like libpulse's.)
+    @Suite(.serialized) struct DaemonRouteTests {
+        static let headphones = "device.form_factor=headphone"
+
+        private static func status(_ world: LinnetWorld) async throws -> DBusValue {
+            try await world.player("PlaybackStatus")
+        }
+
+        /// Starts a sound server with `sinks` and linnet playing a long track to `device`, and
+        /// waits until the server shows linnet's music stream on it.
+        private static func playing(
+            _ world: LinnetWorld, sinks: [String], headphones: [String] = [], on device: String, _ arguments: [String] = []
+        ) async throws -> (SoundServer, SoundServer.SinkInput) {
+            let directory = world.home.path
+            let properties = Dictionary(uniqueKeysWithValues: headphones.map { ($0, Self.headphones) })
+            let server = try await offPool { try SoundServer(in: directory, sinks: sinks, properties: properties) }
+            let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
+            try await world.start(["--no-resume"] + arguments + [track], sink: "pulsesink server=\(server.address) device=\(device)")
+            try await world.waitUntil("Playing") { try await Self.status(world) == .string("Playing") }
+            let sink = try #require(try await offPool { try server.sinkIndex(device) })
+            let isOurs: @Sendable (SoundServer.SinkInput) -> Bool = { $0.properties["media.role"] == "music" && $0.sink == sink }
+            try await world.waitUntil("linnet's stream on \(device)") {
+                try await offPool { try server.sinkInputs() }.contains(where: isOurs)
+            }
+            return (server, try #require(try await offPool { try server.sinkInputs() }.first(where: isOurs)))
+        }
+
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func movingTheStreamBetweenSpeakersKeepsPlaying() async throws {
+            let world = try LinnetWorld()
+            let (server, stream) = try await Self.playing(world, sinks: ["desk", "shelf"], on: "desk")
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is desk") }
+
+            try await offPool { try server.move(input: stream.index, to: "shelf") }
+            try await world.waitUntil("linnet to notice the move") { world.log.contains("the audio output was moved to shelf") }
+            #expect(try await Self.status(world) == .string("Playing"))
+            #expect(!world.log.contains("paused: the audio output went away"))
+            world.kill()
+        }
+
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func movingTheStreamFromHeadphonesToSpeakersPauses() async throws {
+            let world = try LinnetWorld()
+            let (server, stream) = try await Self.playing(
+                world, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones")
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
+
+            // Both sinks still exist: the headphones were not lost, but listening is no longer private.
+            try await offPool { try server.move(input: stream.index, to: "speakers") }
+            try await world.waitUntil("Paused off the headphones") { try await Self.status(world) == .string("Paused") }
+            #expect(world.log.contains("the audio output left the headphones for speakers"))
+            #expect(try await offPool { try server.sinkIndex("phones") } != nil)
+            world.kill()
+        }
+
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func losingTheHeadphonesSinkPauses() async throws {
+            let world = try LinnetWorld()
+            let (server, _) = try await Self.playing(
+                world, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones")
+            defer { server.stop() }
+
+            try await offPool { try server.removeSink("phones") }
+            try await world.waitUntil("Paused after the headphones went away") {
+                try await Self.status(world) == .string("Paused")
+            }
+            #expect(world.log.contains("the audio output went away; the sound server moved it to speakers"))
+            world.kill()
+        }
+
+        /// `--headphone-volume-cap 0.3`: on the headphones the stream plays at 0.3 (linear, as
+        /// MPRIS Volume and pulsesink count it: 0.3 is cbrt(0.3) × 65536 on the server's cubic
+        /// scale) while Volume still shows 1; on the speakers the cap lifts.
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func theHeadphoneVolumeCapHoldsOnHeadphonesOnlyAndLeavesVolumeAlone() async throws {
+            let world = try LinnetWorld()
+            let (server, stream) = try await Self.playing(
+                world, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones",
+                ["--headphone-volume-cap", "0.3", "--on-route-lost", "keep"])
+            defer { server.stop() }
+            let capped = Int((cbrt(0.3) * 65536).rounded())
+            try await world.waitUntil("the stream capped on the headphones") {
+                let volumes = try await offPool { try server.sinkInputs() }.first { $0.index == stream.index }?.volumes ?? []
+                return !volumes.isEmpty && volumes.allSatisfy { abs($0 - capped) <= 2 }
+            }
+            #expect(try await world.player("Volume") == .double(1))
+
+            try await offPool { try server.move(input: stream.index, to: "speakers") }
+            try await world.waitUntil("the cap lifted on the speakers") {
+                let volumes = try await offPool { try server.sinkInputs() }.first { $0.index == stream.index }?.volumes ?? []
+                return !volumes.isEmpty && volumes.allSatisfy { $0 == 65536 }
+            }
+            #expect(try await Self.status(world) == .string("Playing"))
+            #expect(try await world.player("Volume") == .double(1))
+            world.kill()
+        }
+    }
+}
