@@ -67,6 +67,21 @@ extension DesktopIntegrationTests {
             world.kill()
         }
 
+        /// Headphones unplugged from a jack: the stream stays on the same sink, which stops being
+        /// private (staged with a property change; the classifier tests cover the port itself).
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func theSameSinkLeavingHeadphonesPauses() async throws {
+            let world = try LinnetWorld()
+            let (server, _) = try await Self.playing(world, sinks: ["phones"], headphones: ["phones"], on: "phones")
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
+
+            try await offPool { try server.updateSinkProperty("phones", "device.form_factor", "speaker") }
+            try await world.waitUntil("Paused off the headphones") { try await Self.status(world) == .string("Paused") }
+            #expect(world.log.contains("the audio output left the headphones for phones"))
+            world.kill()
+        }
+
         @Test(.enabled(if: SoundServer.isInstalled))
         func losingTheHeadphonesSinkPauses() async throws {
             let world = try LinnetWorld()

@@ -77,6 +77,9 @@ final class PulseRouteMonitor: @unchecked Sendable {
         }
     }
 
+    /// Whether a connection is open or being opened.
+    var isConnected: Bool { connection != nil }
+
     /// Closes the connection; no callback runs after this returns (libpulse cancels pending
     /// operations without calling them).
     func disconnect() {
