@@ -123,5 +123,49 @@ extension DesktopIntegrationTests {
             #expect(try await world.player("Volume") == .double(1))
             world.kill()
         }
+
+        /// Following the route is event-driven: paused on a sound server, with the route monitor
+        /// connected and its stream known, linnet's loop thread does not wake at all.
+        @Test(.enabled(if: SoundServer.isInstalled), .timeLimit(.minutes(1)))
+        func followingTheRouteMakesNoWakeUpsWhilePaused() async throws {
+            let world = try LinnetWorld()
+            let (server, _) = try await Self.playing(world, sinks: ["phones"], headphones: ["phones"], on: "phones")
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
+            try await world.playerctl("pause")
+            try await world.waitUntil("Paused") { try await Self.status(world) == .string("Paused") }
+            // Let the pause settle: the engine winds down, the inhibitor's release delay passes.
+            try await Task.sleep(for: .seconds(7))
+            let pid = try #require(world.process?.processIdentifier)
+            let woken = try await ClockTimerTests.wakeUps(pid, over: .seconds(3))
+            print("DaemonRoute: wake-ups per thread over 3 s, paused on PulseAudio: \(woken.sorted { $0.key < $1.key })")
+            #expect(woken["linnet"] == 0)
+            world.kill()
+        }
+
+        /// The cap holds for alarms too: one ringing at full volume (no ramp) into the headphones
+        /// plays at the cap on its own `media.role=event` stream.
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func theHeadphoneVolumeCapHoldsForAlarms() async throws {
+            let world = try LinnetWorld()
+            let directory = world.home.path
+            let server = try await offPool {
+                try SoundServer(in: directory, sinks: ["phones"], properties: ["phones": Self.headphones])
+            }
+            defer { server.stop() }
+            let track = try await world.makeTrack("quiet.ogg", title: "Quiet", seconds: 60)
+            let device = "pulsesink server=\(server.address) device=phones"
+            try await world.start(
+                ["--no-resume", "--paused", "--headphone-volume-cap", "0.3", "--effects-sink", device, track], sink: device)
+            let set = try await world.cli("alarm", "+1s", "--label", "Loud", "--ramp", "0")
+            #expect(set.status == 0, "\(set.stderr)")
+            try await world.waitUntil("AlarmRinging") { world.clockSignals("AlarmRinging").count == 1 }
+            let capped = Int((cbrt(0.3) * 65536).rounded())
+            try await world.waitUntil("the alarm's stream at the cap") {
+                let alarm = try await offPool { try server.sinkInputs() }.first { $0.properties["media.role"] == "event" }
+                return alarm.map { !$0.volumes.isEmpty && $0.volumes.allSatisfy { abs($0 - capped) <= 2 } } ?? false
+            }
+            world.kill()
+        }
     }
 }
