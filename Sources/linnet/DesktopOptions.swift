@@ -19,7 +19,7 @@ struct DesktopOptions: ParsableArguments {
     @Flag(help: "Show a desktop notification for each track, with Previous and Next buttons.")
     var notify = false
 
-    @Option(name: .customLong("on-route-lost"), help: "When the audio output linnet plays to goes away: pause or keep (playing).")
+    @Option(name: .customLong("on-route-lost"), help: "When the audio output linnet plays to goes away, or headphones give way to speakers: pause or keep (playing).")
     var onRouteLost: RouteLossOption = .pause
 
     @Option(name: .customLong("headphone-volume-cap"), help: ArgumentHelp(
