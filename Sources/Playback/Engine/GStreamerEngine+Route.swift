@@ -31,6 +31,17 @@ extension GStreamerEngine {
         emit(.outputRouteChanged(route, change))
     }
 
+    /// The sound server cannot be asked where the stream plays: stop expecting an answer (a
+    /// cap waiting for one would never lift), and pass the first warning on.
+    func routeUnavailable(warning: String?) {
+        guard !session.isShutDown else { return }
+        if session.route == nil {
+            session.expectsRoute = false
+            applyVolume(force: false)
+        }
+        if let warning { emit(.warning(uri: nil, message: warning)) }
+    }
+
     /// Whether the headphone volume cap holds now: on a private route, or a route still unknown
     /// on a sound server.
     var capsVolume: Bool {

@@ -103,7 +103,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         }
         routeMonitor = PulseRouteMonitor(
             loop: loop, tag: tag, report: { route, change in engine.value?.routeChanged(route, change) },
-            warn: { message in engine.value?.emit(.warning(uri: nil, message: message)) })
+            unavailable: { warning in engine.value?.routeUnavailable(warning: warning) })
         signalHandlers.append(PulseSinkWatcher.install(on: playbin) { server in
             loop.execute { engine.value?.pulseSinkAppeared(server: server) }
         })

@@ -24,7 +24,7 @@ final class PulseRouteMonitor: @unchecked Sendable {
 
     private let loop: EventLoop
     private let report: (OutputRoute, RouteChange) -> Void
-    private let warn: (String) -> Void
+    private let unavailable: (_ warning: String?) -> Void
     private var connection: Connection?
     /// Counts connections, so a teardown scheduled for one never closes a later one.
     private var connectionNumber = 0
@@ -40,16 +40,17 @@ final class PulseRouteMonitor: @unchecked Sendable {
     var listedSinks: [OutputRoute] = []
     private var warned = false
 
-    /// A monitor that calls `report` with each change of route, and `warn` once if the server
-    /// cannot be reached; both on the loop thread.
+    /// A monitor that calls `report` with each change of route, and `unavailable` each time a
+    /// connection fails or ends, with a warning to show the first time the server cannot be
+    /// reached (nil after that); both on the loop thread.
     init(
         loop: EventLoop, tag: String, report: @escaping (OutputRoute, RouteChange) -> Void,
-        warn: @escaping (String) -> Void
+        unavailable: @escaping (_ warning: String?) -> Void
     ) {
         self.loop = loop
         streamTag = tag
         self.report = report
-        self.warn = warn
+        self.unavailable = unavailable
     }
 
     deinit { disconnect() }
@@ -121,11 +122,16 @@ final class PulseRouteMonitor: @unchecked Sendable {
     /// a server that goes away takes pulsesink's stream with it, and the next pulsesink set up
     /// connects again.
     private func failed(_ context: OpaquePointer) {
-        if connection?.ready != true, !warned {
+        // A refused connect reports FAILED to the state callback and then returns an error.
+        guard let connection, !connection.failed else { return }
+        connection.failed = true
+        var warning: String?
+        if !connection.ready, !warned {
             warned = true
             let reason = String(cString: pa_strerror(pa_context_errno(context)))
-            warn("Cannot follow the audio output's device (\(reason)): unplugged headphones will not be noticed")
+            warning = "Cannot follow the audio output's device (\(reason)): unplugged headphones will not be noticed"
         }
+        unavailable(warning)
         // Not from inside libpulse's own callback: the context must outlive it.
         let number = connectionNumber
         loop.execute { [weak self] in
@@ -211,8 +217,9 @@ final class PulseRouteMonitor: @unchecked Sendable {
 private final class Connection {
     let glib: OpaquePointer
     let context: OpaquePointer
-    /// Whether it ever reached READY.
+    /// Whether it ever reached READY, and whether its failure was handled.
     var ready = false
+    var failed = false
 
     init(glib: OpaquePointer, context: OpaquePointer) {
         self.glib = glib
