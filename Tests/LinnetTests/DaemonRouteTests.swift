@@ -124,6 +124,16 @@ extension DesktopIntegrationTests {
             world.kill()
         }
 
+        @Test func aHeadphoneVolumeCapOutsideZeroToOneIsBadUsage() async throws {
+            let binary = LinnetWorld.binary.path
+            for value in ["1.5", "-0.1", "nan", "loud"] {
+                let result = try await offPool { try ExternalTool.run(binary, ["--headphone-volume-cap", value]) }
+                #expect(result.status == 64, "\(value): \(result.stderr)")
+            }
+            let help = try await offPool { try ExternalTool.run(binary, ["--help"]) }
+            #expect(help.stdout.contains("--headphone-volume-cap"))
+        }
+
         /// Following the route is event-driven: paused on a sound server, with the route monitor
         /// connected and its stream known, linnet's loop thread does not wake at all.
         @Test(.enabled(if: SoundServer.isInstalled), .timeLimit(.minutes(1)))
