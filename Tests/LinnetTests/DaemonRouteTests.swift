@@ -21,13 +21,16 @@ extension DesktopIntegrationTests {
         /// Starts a sound server with `sinks` and linnet playing a long track to `device`, and
         /// waits until the server shows linnet's music stream on it.
         private static func playing(
-            _ world: LinnetWorld, sinks: [String], headphones: [String] = [], on device: String, _ arguments: [String] = []
+            _ world: LinnetWorld, sinks: [String], headphones: [String] = [], on device: String,
+            default: Bool = false, _ arguments: [String] = []
         ) async throws -> (SoundServer, SoundServer.SinkInput) {
             let directory = world.home.path
             let properties = Dictionary(uniqueKeysWithValues: headphones.map { ($0, Self.headphones) })
             let server = try await offPool { try SoundServer(in: directory, sinks: sinks, properties: properties) }
             let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
-            try await world.start(["--no-resume"] + arguments + [track], sink: "pulsesink server=\(server.address) device=\(device)")
+            // With `default`, pulsesink is given no device: the stream goes to the server's default.
+            let sinkDescription = "pulsesink server=\(server.address)" + (`default` ? "" : " device=\(device)")
+            try await world.start(["--no-resume"] + arguments + [track], sink: sinkDescription)
             try await world.waitUntil("Playing") { try await Self.status(world) == .string("Playing") }
             let sink = try #require(try await offPool { try server.sinkIndex(device) })
             let isOurs: @Sendable (SoundServer.SinkInput) -> Bool = { $0.properties["media.role"] == "music" && $0.sink == sink }
@@ -79,6 +82,31 @@ extension DesktopIntegrationTests {
             try await offPool { try server.updateSinkProperty("phones", "device.form_factor", "speaker") }
             try await world.waitUntil("Paused off the headphones") { try await Self.status(world) == .string("Paused") }
             #expect(world.log.contains("the audio output left the headphones for phones"))
+            world.kill()
+        }
+
+        /// Headphones that went away while linnet was stopped are no reason to pause the play
+        /// pressed afterwards: it plays where the server puts the new stream.
+        @Test(.enabled(if: SoundServer.isInstalled))
+        func playingAfterTheHeadphonesWentAwayWhileStoppedPlaysOnTheSpeakers() async throws {
+            let world = try LinnetWorld()
+            let (server, _) = try await Self.playing(
+                world, sinks: ["speakers", "phones"], headphones: ["phones"], on: "phones", default: true)
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
+            try await world.playerctl("stop")
+            try await world.waitUntil("Stopped") { try await Self.status(world) == .string("Stopped") }
+            try await world.waitUntil("the stream gone") { try await offPool { try server.sinkInputs() }.isEmpty }
+            try await offPool { try server.removeSink("phones") }
+
+            try await world.playerctl("play")
+            let speakers = try #require(try await offPool { try server.sinkIndex("speakers") })
+            try await world.waitUntil("linnet's stream on the speakers") {
+                try await offPool { try server.sinkInputs() }.contains { $0.sink == speakers && $0.properties["media.role"] == "music" }
+            }
+            try await world.waitUntil("linnet to know its new output") { world.log.contains("the audio output is speakers") }
+            #expect(try await Self.status(world) == .string("Playing"))
+            #expect(!world.log.contains("paused: the audio output went away"))
             world.kill()
         }
 

@@ -10,9 +10,10 @@ import TestSupport
 @Suite struct OutputRouteTests {
     static let headphone = "device.form_factor=headphone"
 
-    /// The server, an engine playing a long tone to `device`, its event log and its stream.
+    /// The server, an engine playing a long tone to `device` (nil: the server's default, the
+    /// last sink), its event log and its stream.
     private static func playing(
-        _ media: MediaFactory, sinks: [String], headphones: [String], on device: String, cap: Double? = nil
+        _ media: MediaFactory, sinks: [String], headphones: [String], on device: String?, cap: Double? = nil
     ) async throws -> (SoundServer, GStreamerEngine, EventLog, SoundServer.SinkInput) {
         let directory = media.directory.path
         let properties = Dictionary(uniqueKeysWithValues: headphones.map { ($0, Self.headphone) })
@@ -22,7 +23,8 @@ import TestSupport
             return (value, value)
         }
         let engine = GStreamerEngine(
-            output: .description("pulsesink server=\(server.address) device=\(device)"), headphoneVolumeCap: cap)
+            output: .description("pulsesink server=\(server.address)" + (device.map { " device=\($0)" } ?? "")),
+            headphoneVolumeCap: cap)
         let log = EventLog(engine.events)
         engine.load(tone)
         engine.play()
@@ -56,6 +58,28 @@ import TestSupport
         let back = try await log.wait(for: "back on the headphones", after: moved.index + 1) { $0.route != nil }
         #expect(back.entry.event.route?.1 == .moved)
         #expect(log.events.compactMap(\.route).count == 3, "\(log.events)")
+    }
+
+    /// A device that goes away while nothing plays is not a loss when play is pressed later: the
+    /// new stream starts with an initial route, wherever the server puts it (here on the default
+    /// sink, which falls back from the headphones to the speakers).
+    @Test(.enabled(if: SoundServer.isInstalled))
+    func aNewStreamAfterTheDeviceWentAwayWhileStoppedStartsAfresh() async throws {
+        let media = try MediaFactory()
+        let (server, engine, log, _) = try await Self.playing(
+            media, sinks: ["speakers", "phones"], headphones: ["phones"], on: nil)
+        defer { server.stop() }
+        defer { engine.shutdown() }
+        let first = try await log.wait(for: "the first route") { $0.route != nil }
+        #expect(first.entry.event.route?.0.sinkName == "phones")
+        engine.stop()
+        try await log.wait(for: "stopped", after: first.index) { $0.isState(.stopped) }
+        try await Self.noStreams(on: server)
+        try await offPool { try server.removeSink("phones") }
+        engine.play()
+        let next = try await log.wait(for: "the new stream's route", after: first.index + 1) { $0.route != nil }
+        #expect(next.entry.event.route?.1 == .initial)
+        #expect(next.entry.event.route?.0.sinkName == "speakers")
     }
 
     /// The same-sink path headphones unplugged from a jack take (a sink "change" event, then the
@@ -136,6 +160,15 @@ import TestSupport
     private static func isLevel(_ volume: Double, _ stream: SoundServer.SinkInput) -> Bool {
         let raw = Int((cbrt(volume) * 65536).rounded())
         return !stream.volumes.isEmpty && stream.volumes.allSatisfy { abs($0 - raw) <= 2 }
+    }
+
+    /// Polls the server (test side only) until it has no playback stream.
+    private static func noStreams(on server: SoundServer, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !offPool({ try server.sinkInputs() }).isEmpty {
+            guard ContinuousClock.now < deadline else { throw MediaError("the stream never went away") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Polls the server (test side only) until a stream matches.

@@ -38,8 +38,9 @@ struct EngineSession {
     /// The volume the app asked for; ``level`` holds what is applied, which a headphone volume
     /// cap may hold lower.
     var requestedVolume = 1.0
-    /// Where the stream plays, as the sound server last said (kept across generations, like
-    /// the sink), and whether a pulsesink was set up, so a route is to be expected.
+    /// Where the stream plays, as the sound server last said (kept across generations until
+    /// the next stream's route arrives, so the cap holds meanwhile), and whether a pulsesink was
+    /// set up, so a route is to be expected.
     var route: OutputRoute?
     var expectsRoute = false
     /// Tags accumulated per URI in this generation, and what was last published for each.

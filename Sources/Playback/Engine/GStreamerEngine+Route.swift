@@ -1,3 +1,4 @@
+internal import CGStreamer
 import Foundation
 import Synchronization
 
@@ -15,11 +16,27 @@ extension GStreamerEngine {
 
     /// A pulsesink was set up: follow its stream on its server. Until the server says where
     /// the stream goes, a headphone volume cap applies (quiet first, never loud in the ears).
-    func pulseSinkAppeared(server: String?) {
-        guard !session.isShutDown else { return }
+    func pulseSinkAppeared(_ sink: PulseSinkSetup) {
+        if let old = pulseSink { gst_object_unref(old.element.pointer.asObject) }
+        guard !session.isShutDown else {
+            gst_object_unref(sink.element.pointer.asObject)
+            pulseSink = nil
+            return
+        }
+        pulseSink = sink
         session.expectsRoute = true
         applyVolume(force: false)
-        routeMonitor?.watch(server: server)
+        routeMonitor?.watch(server: sink.server)
+    }
+
+    /// Gives the pulsesink back the device it was configured with, while the pipeline is at
+    /// NULL. pulsesink writes the name of the sink each stream connected to into its own
+    /// `device` property, which pins every later stream to that sink: once it vanished while no
+    /// stream existed (stopped, or between tracks), playing again failed with "Failed to
+    /// configure the audio sink" instead of going where the server would put a new stream.
+    func unpinPulseSink() {
+        guard let pulseSink else { return }
+        linnet_gst_set_string(pulseSink.element.pointer, "device", pulseSink.device)
     }
 
     /// Reported by the ``PulseRouteMonitor``: the cap follows the new route, then the player hears

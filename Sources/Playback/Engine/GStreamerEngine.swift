@@ -29,6 +29,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     private var signalHandlers: [gulong] = []
     /// Follows the device the stream plays to, once a pulsesink appears (loop thread only).
     private(set) var routeMonitor: PulseRouteMonitor?
+    /// The pulsesink in use, referenced, with the device it was configured with (loop thread).
+    var pulseSink: PulseSinkSetup?
     /// The most the output volume may be while the route is private listening; nil: no cap.
     let headphoneVolumeCap: Double?
 
@@ -69,10 +71,12 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         let (playbin, continuation) = (UncheckedPointer(playbin), continuation)
         let handlers = signalHandlers
         let monitor = routeMonitor
+        let pulseSink = pulseSink
         loop.sync {
             monitor?.disconnect()
             Self.tearDown(playbin.pointer, handlers: handlers, continuation: continuation)
         }
+        if let pulseSink { gst_object_unref(pulseSink.element.pointer.asObject) }
         gst_object_unref(playbin.pointer)
     }
 
@@ -104,8 +108,10 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
         routeMonitor = PulseRouteMonitor(
             loop: loop, tag: tag, report: { route, change in engine.value?.routeChanged(route, change) },
             unavailable: { warning in engine.value?.routeUnavailable(warning: warning) })
-        signalHandlers.append(PulseSinkWatcher.install(on: playbin) { server in
-            loop.execute { engine.value?.pulseSinkAppeared(server: server) }
+        signalHandlers.append(PulseSinkWatcher.install(on: playbin) { sink in
+            loop.execute {
+                if let engine = engine.value { engine.pulseSinkAppeared(sink) } else { gst_object_unref(sink.element.pointer.asObject) }
+            }
         })
         BusBridge.install(on: playbin, handoff: handoff) { message in
             loop.execute { engine.value?.handle(message) }
@@ -234,6 +240,8 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
             guard !session.isShutDown else { return }
             session.isShutDown = true
             routeMonitor?.disconnect()
+            if let pulseSink { gst_object_unref(pulseSink.element.pointer.asObject) }
+            pulseSink = nil
             Self.tearDown(playbin, handlers: signalHandlers, continuation: continuation)
             signalHandlers.removeAll()
         }
@@ -259,6 +267,7 @@ public final class GStreamerEngine: PlaybackEngine, @unchecked Sendable {
     /// the next one; the new generation makes any of its late messages recognisable.
     func restart(with uri: String?) {
         gst_element_set_state(playbin, GST_STATE_NULL)
+        unpinPulseSink()
         session.begin(generation: handoff.reset(feeding: uri), uri: uri)
         if let uri { playbin.set("uri", uri) }
         applyTarget()

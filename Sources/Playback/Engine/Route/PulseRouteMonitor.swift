@@ -33,11 +33,13 @@ final class PulseRouteMonitor: @unchecked Sendable {
     /// The stream's sink-input index and the sink it plays to, as last read.
     private var streamIndex: UInt32?
     private var streamSink: UInt32?
-    /// The last route reported, kept across pulsesink recreating its stream (each track loaded
-    /// anew): a new stream that starts elsewhere is a route change too.
+    /// The route of the current stream, as last reported. Forgotten with the stream: a stream
+    /// pulsesink creates anew (after a stop, or for a track loaded anew) starts with an
+    /// ``RouteChange/initial`` route, so a device that went away while nothing played is not a
+    /// loss that pauses the play just pressed.
     private(set) var route: OutputRoute?
     /// Sinks read so far in the listing under way; the server answers listings in order.
-    var listedSinks: [OutputRoute] = []
+    private var listedSinks: [OutputRoute] = []
     private var warned = false
 
     /// A monitor that calls `report` with each change of route, and `unavailable` each time a
@@ -147,8 +149,12 @@ final class PulseRouteMonitor: @unchecked Sendable {
         switch facility {
         case Int32(PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue):
             if removed {
-                // pulsesink dropped its stream (stopped, or a new track); the route stays known.
-                if index == streamIndex { streamIndex = nil }
+                // pulsesink dropped its stream (stopped, or a track loaded anew).
+                if index == streamIndex {
+                    streamIndex = nil
+                    streamSink = nil
+                    route = nil
+                }
                 return
             }
             // Before the stream is known, every new stream may be it.
