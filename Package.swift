@@ -34,6 +34,8 @@ let package = Package(
             name: "CGStreamer", path: "Sources/CGStreamer",
             pkgConfig: "gstreamer-1.0 gstreamer-pbutils-1.0 gstreamer-audio-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // libpulse (apt: libpulse-dev) without pkg-config: see the note in its shim.h.
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
-            name: "Playback", dependencies: ["CGStreamer", "EventLoop"], swiftSettings: strictSettings),
+            name: "Playback", dependencies: ["CGStreamer", "CPulse", "EventLoop"], swiftSettings: strictSettings),
         // The player: queue, persistence, media sources, the engine ↔ MPRIS bridge.
         .target(
             name: "LinnetCore",

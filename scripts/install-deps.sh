@@ -10,7 +10,7 @@ packages=(
   libglib2.0-dev libglib2.0-bin
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
-  pulseaudio pulseaudio-utils
+  pulseaudio pulseaudio-utils libpulse-dev
   playerctl
 )
 if [[ ${1:-} == --bench ]]; then packages+=(mpv mpv-mpris gcc libc6-dev); fi

@@ -51,6 +51,10 @@ public final class EventLoop: @unchecked Sendable {
         g_main_context_unref(context)
     }
 
+    /// The loop's `GMainContext *`, for C libraries that attach their own sources to a GLib
+    /// context (libpulse's glib main loop adapter). Package-only: no C type leaves the package.
+    package var glibContext: OpaquePointer { context }
+
     /// Whether the calling thread is this loop's thread.
     public var isCurrentThread: Bool { g_main_context_is_owner(context) != 0 }
 

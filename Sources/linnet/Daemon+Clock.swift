@@ -13,7 +13,9 @@ extension Daemon {
     {
         let effectsOutput = options.effectsSink.map { AudioOutput.description($0) } ?? .system
         // Tagged as an event sound: a call corks the music, not the alarm meant to wake you.
-        let effects = EffectsPlayer(engine: GStreamerEngine(output: effectsOutput, role: .event))
+        // The headphone cap holds for alarms too: a ringing alarm must not blast into earphones.
+        let engine = GStreamerEngine(output: effectsOutput, role: .event, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
+        let effects = EffectsPlayer(engine: engine)
         var configuration = ClockConfiguration(
             alarmsFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("alarms.json"),
             soundsDirectory: directories.linnetCache + "/sounds")

@@ -53,7 +53,7 @@ struct Daemon {
         configuration.desktop = options.desktop.behaviour
 
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
-        let engine = GStreamerEngine(output: configuration.audioOutput)
+        let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)

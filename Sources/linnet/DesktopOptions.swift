@@ -19,8 +19,13 @@ struct DesktopOptions: ParsableArguments {
     @Flag(help: "Show a desktop notification for each track, with Previous and Next buttons.")
     var notify = false
 
-    @Option(name: .customLong("on-route-lost"), help: "When the audio output linnet plays to goes away: pause or keep (playing).")
+    @Option(name: .customLong("on-route-lost"), help: "When the audio output linnet plays to goes away, or headphones give way to speakers: pause or keep (playing).")
     var onRouteLost: RouteLossOption = .pause
+
+    @Option(name: .customLong("headphone-volume-cap"), help: ArgumentHelp(
+        "While linnet plays to headphones (alarms and bells too), play no louder than this volume, 0 to 1 (on the scale of the MPRIS Volume; the Volume setting itself is kept).",
+        valueName: "volume"))
+    var headphoneVolumeCap: Double?
 
     func validate() throws {
         guard duckLevel.isFinite, (0...1).contains(duckLevel) else {
@@ -28,6 +33,9 @@ struct DesktopOptions: ParsableArguments {
         }
         guard resumeWithin.isFinite, resumeWithin >= 0, resumeWithin <= 86_400 else {
             throw ValidationError("--resume-within must be a number of seconds from 0 to 86400")
+        }
+        if let headphoneVolumeCap, !(headphoneVolumeCap.isFinite && (0...1).contains(headphoneVolumeCap)) {
+            throw ValidationError("--headphone-volume-cap must be between 0 and 1")
         }
     }
 

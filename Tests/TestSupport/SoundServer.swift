@@ -1,25 +1,34 @@
 import Foundation
 
 /// A private PulseAudio daemon for one test (see PLATFORM-NOTES): null sinks to play into (the
-/// last one is the default), and module-role-cork so a `media.role=phone` stream corks
-/// `media.role=music` streams.
+/// last one is the default), module-role-cork so a `media.role=phone` stream corks
+/// `media.role=music` streams, and the CLI protocol for what `pactl` cannot do (changing a
+/// sink's properties).
 public final class SoundServer: @unchecked Sendable {
     /// Whether PulseAudio is installed here.
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") }
 
     /// The server address for pulsesink's `server` property and `pactl -s`.
     public let address: String
+    /// The socket of the server's command-line interface (module-cli-protocol-unix).
+    private let cliSocket: String
     private let pid: pid_t
     private var stopped = false
 
     /// Starts the daemon with its runtime files in `directory` and a null sink per name in
-    /// `sinks`.
-    public init(in directory: String, sinks: [String] = ["linnet_test"]) throws {
+    /// `sinks`. `properties` gives some of them sink properties, such as
+    /// `device.form_factor=headphone` to stand in for headphones (null sinks have no ports).
+    public init(in directory: String, sinks: [String] = ["linnet_test"], properties: [String: String] = [:]) throws {
         address = "unix:\(directory)/native"
-        var script = sinks.map { "load-module module-null-sink sink_name=\($0)\n" }.joined()
+        cliSocket = "\(directory)/cli"
+        var script = sinks.map { name in
+            let extra = properties[name].map { " sink_properties=\($0)" } ?? ""
+            return "load-module module-null-sink sink_name=\(name)\(extra)\n"
+        }.joined()
         script += """
             load-module module-native-protocol-unix auth-anonymous=1 socket=\(directory)/native
             load-module module-role-cork trigger_roles=phone cork_roles=music
+            load-module module-cli-protocol-unix socket=\(directory)/cli
 
             """
         if let last = sinks.last { script += "set-default-sink \(last)\n" }
@@ -89,6 +98,43 @@ public final class SoundServer: @unchecked Sendable {
               let module = line.split(separator: "\t").first
         else { throw TestSupportError("no module loaded sink \(name)") }
         try pactl(["unload-module", String(module)])
+    }
+
+    /// Moves the stream `input` to the sink named `sink`, as a user does in a mixer.
+    public func move(input: Int, to sink: String) throws {
+        try pactl(["move-sink-input", "\(input)", sink])
+    }
+
+    /// Sets `assignment` (`key=value`) in the properties of the sink named `sink`, as a device
+    /// whose nature changes would (PulseAudio's `update-sink-proplist`; the server then reports
+    /// the sink as changed). Returns once `pactl` sees the new value.
+    public func updateSinkProperty(_ sink: String, _ key: String, _ value: String) throws {
+        try sendCommand("update-sink-proplist \(sink) \(key)=\(value)\n")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(try pactl(["list", "sinks"]).stdout.contains("\(key) = \"\(value)\"")) {
+            guard ContinuousClock.now < deadline else { throw TestSupportError("\(sink) never got \(key)=\(value)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Writes `command` to the server's CLI socket (it answers nothing on success).
+    private func sendCommand(_ command: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket failed: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(cliSocket.utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw TestSupportError("socket path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path)
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw TestSupportError("cannot connect to \(cliSocket): \(errno)") }
+        let bytes = Array(command.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw TestSupportError("short write to the CLI") }
     }
 
     /// Runs `pactl` against this server and fails on a non-zero exit.

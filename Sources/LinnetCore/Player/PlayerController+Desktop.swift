@@ -1,5 +1,6 @@
 import Foundation
 import MPRIS
+import Playback
 import Synchronization
 
 /// What the player remembers about its dealings with the desktop services.
@@ -124,11 +125,26 @@ extension PlayerController {
 }
 
 extension PlayerController {
-    /// The output linnet played to went away (or the user moved the stream): pause, like a
-    /// phone when headphones come out, unless told to keep playing.
-    func outputMoved(to device: String?, _ state: inout State) {
-        logger.info("the audio output moved to \(device ?? "another device")")
-        guard configuration.desktop.onRouteLost == .pause, state.intent == .playing else { return }
+    /// The sound server plays linnet somewhere else. Like a phone, pause when the output the
+    /// listener relied on is gone — the device vanished, or headphones gave way to speakers —
+    /// unless told to keep playing; a move the user chose, or headphones plugged in, plays on.
+    func outputRouteChanged(to route: OutputRoute, _ change: RouteChange, _ state: inout State) {
+        switch change {
+        case .initial:
+            logger.debug("the audio output is \(route)")
+            return
+        case .unchanged:
+            return
+        case .sinkVanished:
+            logger.info("the audio output went away; the sound server moved it to \(route)")
+        case .privateListeningEnded:
+            logger.info("the audio output left the headphones for \(route)")
+        case .privateListeningStarted:
+            logger.info("the audio output is now headphones (\(route))")
+        case .moved:
+            logger.info("the audio output was moved to \(route)")
+        }
+        guard change.lostRoute, configuration.desktop.onRouteLost == .pause, state.intent == .playing else { return }
         state.intent = .paused
         state.pausedBySoundServer = false
         engine.pause()

@@ -34,8 +34,8 @@ extension PlayerController {
                 updateInfo(entry, &state) { $0.duration = microseconds }
             case .soundServerRequest(let request):
                 soundServerAsked(request, &state)
-            case .outputMoved(let device):
-                outputMoved(to: device, &state)
+            case .outputRouteChanged(let route, let change):
+                outputRouteChanged(to: route, change, &state)
             case .volumeChanged(let volume, let muted):
                 // The user changed linnet's level in the mixer. It goes to clients only: the
                 // engine already plays at it, and setting it back could start a ping-pong.

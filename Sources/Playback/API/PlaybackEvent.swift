@@ -41,11 +41,14 @@ public enum PlaybackEvent: Sendable, Hashable {
     /// outputs with a stream volume (PulseAudio, PipeWire) report it, and only as they write
     /// audio: a change made while paused arrives when playback resumes.
     case volumeChanged(volume: Double, muted: Bool)
-    /// The sound server moved the output stream to another device, `device` (its sink name,
-    /// when known): the one it played to went away (a USB or Bluetooth sink, an unloaded sink)
-    /// or the user moved the stream in a mixer. Playback goes on there; the player decides
-    /// whether to pause. Reported by PulseAudio outputs (pulsesink, also under autoaudiosink).
-    case outputMoved(device: String?)
+    /// The sound server plays the output stream somewhere else: `route` is where it plays now,
+    /// and `change` says how it got there — the first route known, a move by the user, the old
+    /// sink vanishing, or headphones coming out (the sink's active port changing away from
+    /// them). Playback goes on there; the player decides whether to pause (see
+    /// ``RouteChange/lostRoute``). Reported for PulseAudio outputs (pulsesink, also under
+    /// autoaudiosink) when the sound server can be asked; otherwise a
+    /// ``warning(uri:message:)`` says once that it cannot.
+    case outputRouteChanged(OutputRoute, RouteChange)
 }
 
 /// The engine's state as a player shows it.

@@ -35,6 +35,14 @@ struct EngineSession {
     /// The volume and mute last set or reported. Kept across generations: the sink, and the
     /// sound server's stream volume with it, outlive a reset.
     var level = VolumeLevel()
+    /// The volume the app asked for; ``level`` holds what is applied, which a headphone volume
+    /// cap may hold lower.
+    var requestedVolume = 1.0
+    /// Where the stream plays, as the sound server last said (kept across generations until
+    /// the next stream's route arrives, so the cap holds meanwhile), and whether a pulsesink was
+    /// set up, so a route is to be expected.
+    var route: OutputRoute?
+    var expectsRoute = false
     /// Tags accumulated per URI in this generation, and what was last published for each.
     var metadata: [String: TrackMetadata] = [:]
     var publishedMetadata: [String: TrackMetadata] = [:]

@@ -5,6 +5,8 @@ struct EngineSettings: Sendable {
     var role: MediaRole
     var replayGain: ReplayGainMode
     var artCache: ArtCache
+    /// The most the output volume may be while it goes to headphones; nil: no cap.
+    var headphoneVolumeCap: Double?
     /// How long a change to NULL may take before the pipeline counts as stuck and is replaced.
     /// Healthy pipelines take milliseconds; five seconds leaves room for a loaded machine.
     var stuckPatience: Duration = .seconds(5)

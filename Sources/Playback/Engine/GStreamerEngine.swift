@@ -19,12 +19,18 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     /// `role` sounds to the sound server, levelling loudness per `replayGain`, and writing
     /// embedded cover art to `artCache`. Problems with the output are not fatal: the engine falls
     /// back and reports a ``PlaybackEvent/warning(uri:message:)`` first.
+    ///
+    /// With a `headphoneVolumeCap` (0…1, linear like ``setVolume(_:)``), the output never plays
+    /// louder than the cap while it goes to headphones (see ``OutputRoute/isPrivateListening``),
+    /// nor before the sound server has said where it goes; the volume set stays as set and
+    /// applies in full again when the route changes to speakers.
     public convenience init(
         output: AudioOutput = .system, application: ApplicationIdentity = .linnet, role: MediaRole = .music,
-        replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard()
+        replayGain: ReplayGainMode = .off, artCache: ArtCache = .standard(), headphoneVolumeCap: Double? = nil
     ) {
         self.init(settings: EngineSettings(
-            output: output, application: application, role: role, replayGain: replayGain, artCache: artCache))
+            output: output, application: application, role: role, replayGain: replayGain, artCache: artCache,
+            headphoneVolumeCap: headphoneVolumeCap.map { min(max($0, 0), 1) }))
     }
 
     /// Creates an engine whose pipelines are built as `settings` say.

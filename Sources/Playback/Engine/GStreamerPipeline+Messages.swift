@@ -223,17 +223,15 @@ extension GStreamerPipeline {
         guard !isRetired else { return }
         volumeWatcher.rearm()
         let volume = playbin.double("volume"), muted = playbin.bool("mute")
+        let applied = session.level.volume
         guard let level = session.level.observe(volume: volume, muted: muted) else { return }
-        emit(.volumeChanged(volume: level.volume, muted: level.muted))
-    }
-
-    /// Scheduled by the ``OutputRouteWatcher`` when the stream moved to another sink.
-    func outputMoved() {
-        guard !isRetired else { return }
-        let sinks = audioSink.map { [$0] + $0.descendants } ?? []
-        let device = sinks.lazy.filter { $0.hasProperty("current-device") }
-            .compactMap { $0.string("current-device") }.first { !$0.isEmpty }
-        emit(.outputMoved(device: device))
+        // A new level from the mixer is what the user wants now; a cap still holds it down.
+        if level.volume != applied {
+            session.requestedVolume = level.volume
+            applyVolume(force: false)
+        }
+        // The level asked for, not the capped one: the cap is the engine's business.
+        emit(.volumeChanged(volume: session.requestedVolume, muted: level.muted))
     }
 
     /// Forwarded from the streaming thread's about-to-finish.

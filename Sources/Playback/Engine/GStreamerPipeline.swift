@@ -40,6 +40,12 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// The sink playbin plays into; playbin holds it for the engine's life.
     private(set) var audioSink: UnsafeMutablePointer<GstElement>?
     private var signalHandlers: [gulong] = []
+    /// Follows the device the stream plays to, once a pulsesink appears (loop thread only).
+    private(set) var routeMonitor: PulseRouteMonitor?
+    /// The pulsesink in use, referenced, with the device it was configured with (loop thread).
+    var pulseSink: PulseSinkSetup?
+    /// The most the output volume may be while the route is private listening; nil: no cap.
+    var headphoneVolumeCap: Double? { settings.headphoneVolumeCap }
 
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
     /// to every sink (including capture bins) the same way. Video and subtitles stay off so a
@@ -69,9 +75,13 @@ final class GStreamerPipeline: @unchecked Sendable {
         // deinitialised must not outlive this call.
         let playbin = UncheckedPointer(playbin)
         let handlers = signalHandlers
+        let monitor = routeMonitor
+        let pulseSink = pulseSink
         loop.sync {
+            monitor?.disconnect()
             Self.tearDown(playbin.pointer, handlers: handlers)
         }
+        if let pulseSink { gst_object_unref(pulseSink.element.pointer.asObject) }
         gst_object_unref(playbin.pointer)
         // Work queued after this point has no engine to act on; the thread ends here.
         loop.stop()
@@ -82,7 +92,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         let filter = AudioFilterFactory.make(replayGain: settings.replayGain)
         if let element = filter.element { playbin.set("audio-filter", element: element) }
         for warning in filter.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
-        signalHandlers.append(StreamProperties.install(on: playbin, application: settings.application, role: settings.role))
+        let tag = Self.nextStreamTag()
+        signalHandlers.append(StreamProperties.install(
+            on: playbin, application: settings.application, role: settings.role, tag: tag))
         let built = AudioSinkFactory.make(for: settings.output)
         playbin.set("audio-sink", element: built.sink)
         audioSink = built.sink
@@ -99,8 +111,13 @@ final class GStreamerPipeline: @unchecked Sendable {
         signalHandlers += volumeWatcher.install(on: playbin) {
             loop.execute { engine.value?.volumeMayHaveChanged() }
         }
-        signalHandlers.append(OutputRouteWatcher.install(on: playbin) {
-            loop.execute { engine.value?.outputMoved() }
+        routeMonitor = PulseRouteMonitor(
+            loop: loop, tag: tag, report: { route, change in engine.value?.routeChanged(route, change) },
+            unavailable: { warning in engine.value?.routeUnavailable(warning: warning) })
+        signalHandlers.append(PulseSinkWatcher.install(on: playbin) { sink in
+            loop.execute {
+                if let engine = engine.value { engine.pulseSinkAppeared(sink) } else { gst_object_unref(sink.element.pointer.asObject) }
+            }
         })
         BusBridge.install(on: playbin, handoff: handoff) { message in
             loop.execute { engine.value?.handle(message) }
@@ -190,9 +207,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         let clamped = min(max(volume, 0), 10)
         positionCache.invalidate()
         loop.execute { [self] in
-            // Known before it is set, so the notification it causes is recognised as our own.
-            session.level.volume = clamped
-            playbin.set("volume", clamped)
+            session.requestedVolume = clamped
+            applyVolume(force: true)
         }
     }
 
@@ -234,8 +250,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             defer { finished.signal() }
             guard !isRetired else { return }
             session.isShutDown = true
-            Self.tearDown(playbin, handlers: signalHandlers)
-            signalHandlers.removeAll()
+            releaseOutput()
         }
         if loop.isCurrentThread { return work() }
         loop.execute(work)
@@ -243,6 +258,15 @@ final class GStreamerPipeline: @unchecked Sendable {
             continuation.yield(.warning(uri: nil, message: "GStreamer did not let go of the pipeline at shutdown"))
             abandon()
         }
+    }
+
+    /// Stops following the output and takes the pipeline to NULL for good (loop thread).
+    private func releaseOutput() {
+        routeMonitor?.disconnect()
+        if let pulseSink { gst_object_unref(pulseSink.element.pointer.asObject) }
+        pulseSink = nil
+        Self.tearDown(playbin, handlers: signalHandlers)
+        signalHandlers.removeAll()
     }
 
     /// Idempotent: a second teardown finds no handlers.
@@ -274,6 +298,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// the next one; the new generation makes any of its late messages recognisable.
     func restart(with uri: String?) {
         guard stopPipeline() else { return }
+        unpinPulseSink()
         session.begin(generation: handoff.reset(feeding: uri), uri: uri)
         if let uri { playbin.set("uri", uri) }
         applyTarget()
@@ -309,8 +334,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         guard isAbandoned else { return true }
         session.isShutDown = true
-        Self.tearDown(playbin, handlers: signalHandlers)
-        signalHandlers.removeAll()
+        releaseOutput()
         return false
     }
 
