@@ -37,8 +37,8 @@ public final class SoundServer: @unchecked Sendable {
         environment["XDG_RUNTIME_DIR"] = directory
         environment["HOME"] = directory
         environment["PULSE_SERVER"] = address
-        // posix_spawn rather than Foundation's Process: while a long-lived Process child ran,
-        // later ExternalTool children exited but were never reaped, and waitUntilExit hung.
+        // posix_spawn rather than Foundation's Process, closing every inherited descriptor (see
+        // `spawn`).
         pid = try Self.spawn("/usr/bin/pulseaudio", [
             "-n", "-F", "\(directory)/test.pa", "--exit-idle-time=-1", "--daemonize=no",
             "--use-pid-file=no",
@@ -157,6 +157,15 @@ public final class SoundServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module
+    /// does not export.
+    private static let closeInheritedDescriptors: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed for posix_spawn_file_actions_addclosefrom_np")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     private static func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -169,6 +178,10 @@ public final class SoundServer: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of the test process: other tests' pipes and Foundation's child-exit
+        // sockets are not close-on-exec, and a pulseaudio holding them kept those tests waiting
+        // for an end of file until it exited (a blocked test thread stalls the whole run).
+        guard Self.closeInheritedDescriptors(&actions, 3) == 0 else { throw TestSupportError("posix_spawn: closefrom failed") }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard result == 0 else { throw TestSupportError("posix_spawn \(path) failed: \(result)") }
