@@ -30,8 +30,32 @@ final class GaplessFeeder: @unchecked Sendable {
     }
 
     private func aboutToFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
+        Self.letStateChangeFinish(playbin)
         let (generation, finishing, next, announce) = handoff.takeNext()
         if let next { playbin.set("uri", next) }
         if announce { notify(generation, finishing, next) }
+    }
+
+    /// playbin switches to the next track on this thread right after the signal returns:
+    /// it unlinks and drops the finished group's combiner, adds the next uridecodebin to
+    /// itself and only then gives it its URI. A pipeline state change running meanwhile on
+    /// another thread walks those same children. A short first track drains while the
+    /// pipeline is still on its way to PLAYING — GStreamer finishes PAUSED→PLAYING after
+    /// preroll on a thread of its own — and the two overlapped: under AddressSanitizer this
+    /// gave "No URI specified to play from" at the hand-off, and once a CRITICAL for an
+    /// input-selector disposed in PLAYING. Measured on a bare playbin with a 0.5 s WAV:
+    /// about-to-finish arrived with that state change still pending in 4 runs of 4, and it
+    /// completed 0.4–3 ms later while this thread waited, so the switch now comes after it.
+    ///
+    /// Waits only for a change upwards (to PAUSED or PLAYING): a change down to READY or NULL
+    /// is the engine resetting, which needs this thread to return. The wait goes in 50 ms
+    /// slices so that a reset starting meanwhile is held up at most that long, and gives up
+    /// after a second.
+    private static func letStateChangeFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
+        for _ in 0..<20 {
+            var state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            let result = gst_element_get_state(playbin, &state, &pending, 50_000_000)
+            guard result == GST_STATE_CHANGE_ASYNC, pending.rawValue > GST_STATE_READY.rawValue else { return }
+        }
     }
 }
