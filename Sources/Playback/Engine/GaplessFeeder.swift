@@ -30,7 +30,10 @@ final class GaplessFeeder: @unchecked Sendable {
     }
 
     private func aboutToFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
-        Self.letStateChangeFinish(playbin)
+        // Only a switch needs the wait: with nothing to hand over playbin switches nothing,
+        // and this thread holds its stream lock, which a flushing seek from the loop thread
+        // (the engine's rate re-application after preroll) would wait for.
+        if handoff.hasNext { Self.letStateChangeFinish(playbin) }
         let (generation, finishing, next, announce) = handoff.takeNext()
         if let next { playbin.set("uri", next) }
         if announce { notify(generation, finishing, next) }
@@ -50,9 +53,10 @@ final class GaplessFeeder: @unchecked Sendable {
     /// Waits only for a change upwards (to PAUSED or PLAYING): a change down to READY or NULL
     /// is the engine resetting, which needs this thread to return. The wait goes in 50 ms
     /// slices so that a reset starting meanwhile is held up at most that long, and gives up
-    /// after a second.
+    /// after 250 ms (the engine holds a next URI back while a seek of its own is due, so a
+    /// user's seek landing in this window is the one thing it can delay).
     private static func letStateChangeFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
-        for _ in 0..<20 {
+        for _ in 0..<5 {
             var state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
             let result = gst_element_get_state(playbin, &state, &pending, 50_000_000)
             guard result == GST_STATE_CHANGE_ASYNC, pending.rawValue > GST_STATE_READY.rawValue else { return }
