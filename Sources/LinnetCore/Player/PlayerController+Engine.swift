@@ -111,7 +111,15 @@ extension PlayerController {
             return
         }
         guard let loaded = loadedEntry(state), failure.uri == nil || failure.uri == loaded.uri else {
-            logger.warning("playback error for \(failure.uri ?? "?"): \(reason)")
+            // Not the queued next track, so the engine has stopped (see PlaybackEvent.error),
+            // for a URI this player does not think is playing: its view and the engine's
+            // parted (a late event crossed a command). Staying "Playing" on a stopped engine
+            // would stall the queue; loading the current entry again brings both back in step.
+            logger.warning("playback error for \(failure.uri ?? "?"), not the current track: \(reason)")
+            if state.intent != .stopped, state.queue.current != nil {
+                loadCurrent(&state, intent: state.intent)
+                publish(state, position: 0)
+            }
             return
         }
         markFailed(loaded.id, reason: reason, &state)

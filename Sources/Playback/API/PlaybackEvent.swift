@@ -21,7 +21,9 @@ public enum PlaybackEvent: Sendable, Hashable {
     /// Playback of a URI failed. Reported once per failure (GStreamer's follow-up errors are
     /// swallowed). The engine then stops and is ready for ``PlaybackEngine/load(_:)`` — unless
     /// the failed URI was the queued next track: then the current track plays on to its end,
-    /// and another next URI may be queued with ``PlaybackEngine/setNext(_:)``.
+    /// and another next URI may be queued with ``PlaybackEngine/setNext(_:)``. An error from a
+    /// URI that is neither playing nor queued next is reported as a ``warning(uri:message:)``
+    /// and stops nothing.
     case error(PlaybackFailure)
     /// GStreamer reported a problem that does not stop playback, or the engine had to fall back
     /// (for example to a null audio output).

@@ -31,7 +31,8 @@ extension GStreamerEngine {
 
     /// Only the first error of a generation counts: it is reported with its URI, and the
     /// pipeline is reset so the rest of the storm is ignored and the next load starts clean.
-    /// The engine stops, unless the failed URI was the queued next one (see below).
+    /// The engine stops, unless the failed URI was the queued next one (see below), or belongs
+    /// to nothing that is playing or queued (a warning then, and playback goes on).
     private func handleError(_ message: BusMessage) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
@@ -46,6 +47,13 @@ extension GStreamerEngine {
             // was on a fresh pipeline, and the app may queue another next track.
             emit(.error(failure))
             reload(seekingTo: position() ?? 0, reported: false, next: nil)
+            return
+        }
+        if let origin = message.originURI, origin != session.currentURI {
+            // From a decoder that is neither audible nor handed over in this generation: a
+            // late echo of a failure already dealt with. Stopping here would stop a track that
+            // plays fine, for an error the player cannot attribute to anything it plays.
+            emit(.warning(uri: origin, message: "late error ignored: \(text)"))
             return
         }
         emit(.error(failure))
