@@ -47,4 +47,42 @@ import TestSupport
             #expect(player.queue.entries.count == 3, "the queue lost entries")
         }
     }
+
+    /// A failure the engine played on from (``PlaybackFailure/currentTrackContinues``) never
+    /// reloads anything, even for a URI the player did not queue: the engine dropped its next
+    /// URI with the failed one, so the player hands its queued entry over again.
+    @Test func aFailureTheCurrentTrackOutlivesKeepsItPlayingAndRequeuesTheNext() async throws {
+        try await withTimeout(.seconds(30), "queued failure test") {
+            let bus = try PrivateBus()
+            defer { bus.stop() }
+            let scratch = try ScratchDirectory()
+            let engine = ScriptedEngine()
+            let configuration = PlayerConfiguration(
+                sessionFile: URL(fileURLWithPath: scratch.path("session.json")), playlistDirectories: [])
+            let player = PlayerController(
+                connection: try DBusConnection(address: bus.address), engine: engine, configuration: configuration)
+            let (first, second) = ("http://127.0.0.1:9/first.ogg", "http://127.0.0.1:9/second.ogg")
+            _ = try player.start(session: nil, items: [first, second].map { PlayableItem(uri: $0) }, autoplay: true)
+            defer { player.shutdown() }
+            engine.emit(.trackStarted(uri: first))
+            let before = engine.commands.count
+
+            // A decoder that is not the queued next one failed; the engine reloaded the current
+            // track with nothing after it.
+            engine.emit(.error(PlaybackFailure(
+                uri: "http://127.0.0.1:9/elsewhere.ogg", message: "Internal data stream error.",
+                currentTrackContinues: true)))
+            try await waitUntil(.seconds(10), "next handed over again") {
+                engine.commands.dropFirst(before).contains("setNext(\(second))")
+            }
+            #expect(!engine.commands.dropFirst(before).contains { $0.hasPrefix("load(") || $0 == "stop" })
+
+            // The queued next itself fails: marked, nothing queued, the current track goes on.
+            engine.emit(.error(PlaybackFailure(uri: second, message: "Could not determine type of stream.",
+                                               currentTrackContinues: true)))
+            try await waitUntil(.seconds(10), "next withdrawn") { engine.commands.last == "setNext(nil)" }
+            #expect(!engine.commands.dropFirst(before).contains { $0.hasPrefix("load(") || $0 == "stop" })
+            #expect(player.queue.current?.uri == first)
+        }
+    }
 }

@@ -16,7 +16,7 @@ final class ScriptedEngine: PlaybackEngine {
     private func record(_ command: String) { log.withLock { $0.append(command) } }
 
     func load(_ uri: String) { record("load(\(uri))") }
-    func setNext(_ uri: String?) { record("setNext") }
+    func setNext(_ uri: String?) { record("setNext(\(uri ?? "nil"))") }
     func play() { record("play") }
     func pause() { record("pause") }
     func stop() { record("stop") }
