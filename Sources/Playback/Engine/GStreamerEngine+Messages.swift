@@ -38,8 +38,9 @@ extension GStreamerEngine {
         gst_message_parse_error(message.pointer, &error, &debug)
         let text = error.map { String(cString: $0.pointee.message) } ?? "Unknown playback error"
         if let error { g_error_free(error) }
-        var failure = PlaybackFailure(
-            uri: message.originURI ?? session.currentURI, message: text, debug: takeString(debug))
+        let detail = takeString(debug)
+        if let origin = message.originURI, origin == session.failedAside { return }
+        var failure = PlaybackFailure(uri: message.originURI ?? session.currentURI, message: text, debug: detail)
         if let origin = message.originURI, origin != session.currentURI {
             // Not the audible track: normally the queued next one, handed over in
             // about-to-finish. playbin cannot go on from a failed next group (measured: it
@@ -51,6 +52,7 @@ extension GStreamerEngine {
             failure.currentTrackContinues = true
             emit(.error(failure))
             reload(seekingTo: position() ?? 0, reported: false, next: nil)
+            session.failedAside = origin
             return
         }
         emit(.error(failure))
