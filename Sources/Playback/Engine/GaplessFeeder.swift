@@ -44,22 +44,27 @@ final class GaplessFeeder: @unchecked Sendable {
     /// itself and only then gives it its URI. A pipeline state change running meanwhile on
     /// another thread walks those same children. A short first track drains while the
     /// pipeline is still on its way to PLAYING — GStreamer finishes PAUSED→PLAYING after
-    /// preroll on a thread of its own — and the two overlapped: under AddressSanitizer this
-    /// gave "No URI specified to play from" at the hand-off, and once a CRITICAL for an
-    /// input-selector disposed in PLAYING. Measured on a bare playbin with a 0.5 s WAV:
+    /// preroll on a thread of its own — and the two overlapped. Under AddressSanitizer that
+    /// window produced a CRITICAL for an input-selector disposed while PLAYING (caught with
+    /// playbin's log), and is the likely cause of "No URI specified to play from" right after
+    /// about-to-finish (seen once, not reproduced). Measured on a bare playbin with a 0.5 s WAV:
     /// about-to-finish arrived with that state change still pending in 4 runs of 4, and it
     /// completed 0.4–3 ms later while this thread waited, so the switch now comes after it.
     ///
-    /// Waits only for a change upwards (to PAUSED or PLAYING): a change down to READY or NULL
-    /// is the engine resetting, which needs this thread to return. The wait goes in 50 ms
-    /// slices so that a reset starting meanwhile is held up at most that long, and gives up
-    /// after 250 ms (the engine holds a next URI back while a seek of its own is due, so a
-    /// user's seek landing in this window is the one thing it can delay).
+    /// Waits only while the pipeline is starting (READY, on its way up): a change down to READY
+    /// or NULL is the engine resetting, which needs this thread to return, and after a
+    /// flushing seek (PAUSED or PLAYING, refilling) the pipeline may be waiting for this very
+    /// thread's data — measured under AddressSanitizer, the first track of
+    /// rateSurvivesTheGaplessSwitch then stalled up to a second. The wait goes in 50 ms slices
+    /// so that a reset starting meanwhile is held up at most that long, and gives up after
+    /// 250 ms.
     private static func letStateChangeFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
         for _ in 0..<5 {
             var state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
-            let result = gst_element_get_state(playbin, &state, &pending, 50_000_000)
-            guard result == GST_STATE_CHANGE_ASYNC, pending.rawValue > GST_STATE_READY.rawValue else { return }
+            let result = gst_element_get_state(playbin, &state, &pending, 0)
+            guard result == GST_STATE_CHANGE_ASYNC, state.rawValue <= GST_STATE_READY.rawValue,
+                  pending.rawValue > GST_STATE_READY.rawValue else { return }
+            _ = gst_element_get_state(playbin, &state, &pending, 50_000_000)
         }
     }
 }
