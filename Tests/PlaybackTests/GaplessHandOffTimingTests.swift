@@ -8,7 +8,8 @@ import TestSupport
 /// The gapless switch must not overlap a state change of the whole pipeline (see
 /// `GaplessFeeder.letStateChangeFinish`): a short first track drains while GStreamer is still
 /// finishing PAUSED→PLAYING on a thread of its own, and playbin's group switch on the streaming
-/// thread raced it ("No URI specified to play from" under AddressSanitizer in `GaplessTests`).
+/// thread raced it (under AddressSanitizer: an input-selector disposed while PLAYING, and
+/// likely "No URI specified to play from" in `GaplessTests`).
 /// A bare playbin with the engine's feeder, and a second about-to-finish handler — it runs
 /// after the feeder, just before playbin switches — that records whether a state change is
 /// still under way at that moment. Without the wait it was, in every run measured.
