@@ -18,6 +18,7 @@ import Testing
         guard case .error(let failure) = failed.entry.event else { return }
         print("\(kind) file: \(failure.message)")
         #expect(failure.uri == bad)
+        #expect(!failure.currentTrackContinues, "the loaded track failed: the engine stops")
 
         engine.load(good)
         try await playToEnd(engine, log)
@@ -42,6 +43,7 @@ import Testing
         guard case .error(let failure) = failed.entry.event else { return }
         print("queued corrupt file failed after \(commanded.duration(to: failed.entry.at)): \(failure.message)")
         #expect(failure.uri == bad)
+        #expect(failure.currentTrackContinues, "the player must know the first track plays on")
         let end = try await log.wait(for: "end of the first track", after: failed.index) { $0.isEndOfStream }
         let firstPlayedFor = commanded.duration(to: end.entry.at)
         print("first track (1.0 s) ended after \(firstPlayedFor)")

@@ -99,6 +99,10 @@ extension PlayerController {
     /// A URI failed: the queued next one (the current one plays on) or the loaded one (skip it).
     private func failed(_ failure: PlaybackFailure, _ state: inout State) {
         let reason = failure.message
+        if failure.currentTrackContinues {
+            nextFailed(failure, &state)
+            return
+        }
         if let nextID = state.queuedNextID, let next = state.queue.entry(id: nextID), next.uri == failure.uri,
             loadedEntry(state)?.uri != failure.uri || state.switchPending
         {
@@ -111,7 +115,15 @@ extension PlayerController {
             return
         }
         guard let loaded = loadedEntry(state), failure.uri == nil || failure.uri == loaded.uri else {
-            logger.warning("playback error for \(failure.uri ?? "?"): \(reason)")
+            // The engine stopped (the failure says the current track does not go on), for a
+            // URI this player does not think is playing: its view and the engine's parted (a
+            // late event crossed a command). Staying "Playing" on a stopped engine would stall
+            // the queue; loading the current entry again brings both back in step.
+            logger.warning("playback error for \(failure.uri ?? "?"), not the current track: \(reason)")
+            if state.intent != .stopped, state.queue.current != nil {
+                loadCurrent(&state, intent: state.intent)
+                publish(state, position: 0)
+            }
             return
         }
         markFailed(loaded.id, reason: reason, &state)
@@ -125,6 +137,28 @@ extension PlayerController {
             engine.stop()
         }
         publish(state, position: 0)
+    }
+
+    /// The engine plays the current track on with nothing queued after it. Marks the queued
+    /// entry that failed; an entry queued since (the engine dropped it with the failed one) is
+    /// handed over again. endOfStream then moves past broken entries.
+    private func nextFailed(_ failure: PlaybackFailure, _ state: inout State) {
+        state.switchPending = false
+        guard let nextID = state.queuedNextID, let next = state.queue.entry(id: nextID) else {
+            logger.warning("playback error for \(failure.uri ?? "?") while queued: \(failure.message)")
+            return
+        }
+        if next.uri == failure.uri {
+            markFailed(nextID, reason: failure.message, &state)
+        } else {
+            logger.warning("playback error for \(failure.uri ?? "?") while queued: \(failure.message)")
+        }
+        if state.info[nextID]?.failure == nil {
+            engine.setNext(next.uri)
+        } else {
+            state.queuedNextID = nil
+            engine.setNext(nil)
+        }
     }
 
     private func soundServerAsked(_ request: SoundServerRequest, _ state: inout State) {

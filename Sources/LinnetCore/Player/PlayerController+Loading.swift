@@ -31,9 +31,11 @@ extension PlayerController {
         queueUpcoming(&state)
     }
 
-    /// Hands the entry that would follow a natural end to the engine, or clears it.
+    /// Hands the entry that would follow a natural end to the engine, or clears it. An entry
+    /// already known to be broken is not handed over: its failure would only make the engine
+    /// reload the current track; the track ends instead and endOfStream skips the entry.
     func queueUpcoming(_ state: inout State) {
-        let next = state.queue.upcoming()
+        let next = state.queue.upcoming().flatMap { state.info[$0.id]?.failure == nil ? $0 : nil }
         state.queuedNextID = next?.id
         engine.setNext(next?.uri)
     }
@@ -63,6 +65,11 @@ extension PlayerController {
         state.info[entryID] = info
         logger.warning("skipping \(entry.uri): \(reason)")
         server.trackMetadataChanged(info.metadata(for: entry))
+        if state.queuedNextID == entryID, !state.switchPending {
+            // Found broken (by the tag scan) while queued and not yet handed over: withdrawn.
+            state.queuedNextID = nil
+            engine.setNext(nil)
+        }
     }
 
     /// The metadata to publish for the current entry.

@@ -20,8 +20,9 @@ public enum PlaybackEvent: Sendable, Hashable {
     case endOfStream
     /// Playback of a URI failed. Reported once per failure (GStreamer's follow-up errors are
     /// swallowed). The engine then stops and is ready for ``PlaybackEngine/load(_:)`` — unless
-    /// the failed URI was the queued next track: then the current track plays on to its end,
-    /// and another next URI may be queued with ``PlaybackEngine/setNext(_:)``.
+    /// the failed URI was not the one playing (``PlaybackFailure/currentTrackContinues``): then
+    /// the current track plays on to its end with nothing queued after it, and another next
+    /// URI may be queued with ``PlaybackEngine/setNext(_:)``.
     case error(PlaybackFailure)
     /// GStreamer reported a problem that does not stop playback, or the engine had to fall back
     /// (for example to a null audio output).
@@ -71,12 +72,17 @@ public struct PlaybackFailure: Sendable, Hashable, Error {
     public var message: String
     /// GStreamer's debug detail (element path, source location), if any.
     public var debug: String?
+    /// Whether the engine plays the current track on: the failed URI was not the one playing
+    /// (the queued next track, or a decoder that no longer feeds the output). False means the
+    /// engine stopped.
+    public var currentTrackContinues: Bool
 
     /// Describes a failure of `uri`.
-    public init(uri: String?, message: String, debug: String? = nil) {
+    public init(uri: String?, message: String, debug: String? = nil, currentTrackContinues: Bool = false) {
         self.uri = uri
         self.message = message
         self.debug = debug
+        self.currentTrackContinues = currentTrackContinues
     }
 }
 

@@ -48,6 +48,10 @@ struct EngineSession {
     var publishedMetadata: [String: TrackMetadata] = [:]
     var folderArt: [String: String?] = [:]
     var reportedDuration: [String: Int64] = [:]
+    /// A URI not audible whose error made the engine reload the current track. The rest of its
+    /// error storm can still arrive in the new generation (seen under AddressSanitizer: a
+    /// second error for the same queued file after the reload); it is the same failure.
+    var failedAside: String?
     /// Whether the last track reached end-of-stream (the pipeline then sits at its end).
     var ended = false
     var isShutDown = false
@@ -63,6 +67,7 @@ struct EngineSession {
         pendingSeek = nil
         deferredNext = nil
         reloadedURI = nil
+        failedAside = nil
         userSeekTarget = nil
         appliedRate = 1.0
         bufferingPercent = nil

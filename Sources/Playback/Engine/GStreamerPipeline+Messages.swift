@@ -31,21 +31,28 @@ extension GStreamerPipeline {
 
     /// Only the first error of a generation counts: it is reported with its URI, and the
     /// pipeline is reset so the rest of the storm is ignored and the next load starts clean.
-    /// The engine stops, unless the failed URI was the queued next one (see below).
+    /// The engine stops, unless the error came from a decoder other than the audible one.
     private func handleError(_ message: BusMessage) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message.pointer, &error, &debug)
         let text = error.map { String(cString: $0.pointee.message) } ?? "Unknown playback error"
         if let error { g_error_free(error) }
-        let failure = PlaybackFailure(
-            uri: message.originURI ?? session.currentURI, message: text, debug: takeString(debug))
-        if let origin = message.originURI, origin != session.currentURI, handoff.isHandedOver(origin) {
-            // The queued next track failed while the current one still plays. playbin cannot go
-            // on from there (measured: it stalls, no EOS), so the current track resumes where it
-            // was on a fresh pipeline, and the app may queue another next track.
+        let detail = takeString(debug)
+        if let origin = message.originURI, origin == session.failedAside { return }
+        var failure = PlaybackFailure(uri: message.originURI ?? session.currentURI, message: text, debug: detail)
+        if let origin = message.originURI, origin != session.currentURI {
+            // Not the audible track: normally the queued next one, handed over in
+            // about-to-finish. playbin cannot go on from a failed next group (measured: it
+            // stalls, no EOS), so the current track resumes where it was on a fresh pipeline,
+            // and the app may queue another next track. The same when the URI is not in the
+            // hand-off's list (seen under AddressSanitizer: broken.ogg failing with the
+            // current track still audible, and playback then stalled): whatever playbin was
+            // switching to failed, and the reload is what gets the audible track going again.
+            failure.currentTrackContinues = true
             emit(.error(failure))
             reload(seekingTo: position() ?? 0, reported: false, next: nil)
+            session.failedAside = origin
             return
         }
         // Recorded before the event goes out: the app's answer (usually loading the next track)

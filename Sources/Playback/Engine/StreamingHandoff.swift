@@ -36,6 +36,9 @@ final class StreamingHandoff: Sendable {
         }
     }
 
+    /// Whether a next URI is queued for about-to-finish to hand over.
+    var hasNext: Bool { state.withLock { $0.next != nil } }
+
     func setNext(_ uri: String?) {
         state.withLock { $0.next = uri }
     }
