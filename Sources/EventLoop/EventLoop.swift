@@ -18,6 +18,7 @@ public final class EventLoop: @unchecked Sendable {
     /// `GMainLoop *` spinning `context` on the loop thread.
     private let mainLoop: OpaquePointer
     private let finished = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
 
     /// Starts a new loop thread named `name`.
     public init(name: String) {
@@ -66,6 +67,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Ends the loop thread after the work already queued. The shared loop is never stopped.
     public func stop() {
+        stopped.store(true, ordering: .releasing)
         g_main_loop_quit(mainLoop)
         g_main_context_wakeup(context)
         if !isCurrentThread { finished.wait() }
@@ -85,15 +87,19 @@ public final class EventLoop: @unchecked Sendable {
         g_source_unref(source)
     }
 
-    /// Runs `work` on the loop thread: at once when called there, otherwise queued.
+    /// Whether ``stop()`` was called: work queued from now on would never run.
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Runs `work` on the loop thread: at once when called there, otherwise queued. Once the loop
+    /// has stopped there is no loop thread left to race with, so it runs at once on the caller.
     public func perform(_ work: @escaping @Sendable () -> Void) {
-        if isCurrentThread { work() } else { execute(work) }
+        if isCurrentThread || isStopped { work() } else { execute(work) }
     }
 
-    /// Runs `work` on the loop thread and waits for its result. Called on the loop thread, it runs
-    /// inline (waiting would deadlock).
+    /// Runs `work` on the loop thread and waits for its result. Called on the loop thread, or
+    /// after the loop stopped, it runs inline (waiting would never end).
     public func sync<T>(_ work: () throws -> T) rethrows -> T {
-        if isCurrentThread { return try work() }
+        if isCurrentThread || isStopped { return try work() }
         return try withoutActuallyEscaping(work) { escapable in
             let box = SyncBox<T>(escapable)
             let done = DispatchSemaphore(value: 0)

@@ -123,7 +123,7 @@ final class LinnetWorld: @unchecked Sendable {
     func kill() {
         guard let process, process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process)
         ChildProcessRegistry.forget(pid: process.processIdentifier)
     }
 

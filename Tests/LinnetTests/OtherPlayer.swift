@@ -103,7 +103,7 @@ final class OtherPlayer: @unchecked Sendable {
     func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process)
         ChildProcessRegistry.forget(pid: process.processIdentifier)
     }
 }

@@ -44,11 +44,9 @@ public enum ExternalTool {
         let errorReader = Thread { errorData.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
         errorReader.start()
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status = ChildExit.wait(for: process)
         killer.cancel()
         let errors = errorData.wait()
-        let status = process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
         return ToolResult(
             status: status, stdout: String(decoding: outputData, as: UTF8.self),
             stderr: String(decoding: errors, as: UTF8.self))

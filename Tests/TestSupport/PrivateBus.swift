@@ -50,7 +50,7 @@ public final class PrivateBus: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         Foundation.kill(pid, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process)
         ChildProcessRegistry.forget(pid: pid)
     }
 

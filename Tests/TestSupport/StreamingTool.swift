@@ -64,7 +64,7 @@ public final class StreamingTool: @unchecked Sendable {
         lock.unlock()
         guard !wasStopped else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process)
         ChildProcessRegistry.forget(pid: process.processIdentifier)
     }
 

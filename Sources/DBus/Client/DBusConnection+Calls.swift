@@ -58,6 +58,12 @@ extension DBusConnection {
         _ message: Message, timeout: Duration?,
         completion: @escaping @Sendable (Result<[DBusValue], DBusError>) -> Void
     ) {
+        // Adding the call's timeout must happen on the loop thread (see `onLoop`).
+        guard loop.isCurrentThread || loop.isStopped else {
+            let queued = UncheckedMessage(message)
+            onLoop { [self] in sendWithReply(queued.message, timeout: timeout, completion: completion) }
+            return
+        }
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0,
             let pending
@@ -126,4 +132,10 @@ private final class BlockingReply: @unchecked Sendable {
         ready.wait()
         return result!
     }
+}
+
+/// A message handed to the loop thread, which alone uses it from then on.
+private struct UncheckedMessage: @unchecked Sendable {
+    let message: Message
+    init(_ message: Message) { self.message = message }
 }

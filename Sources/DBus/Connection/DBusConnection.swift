@@ -78,10 +78,27 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     deinit {
-        binding?.detach()
-        dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
-        dbus_connection_close(raw)
-        dbus_connection_unref(raw)
+        let (binding, raw) = (binding, LibdbusHandle(raw))
+        let filterData = LibdbusHandle(OpaquePointer(Unmanaged.passUnretained(self).toOpaque()))
+        // On the loop thread (see `onLoop`): removing the watches races with their handlers
+        // anywhere else.
+        loop.sync {
+            binding?.detach()
+            dbus_connection_remove_filter(raw.pointer, messageFilter, UnsafeMutableRawPointer(filterData.pointer))
+            dbus_connection_close(raw.pointer)
+        }
+        dbus_connection_unref(raw.pointer)
+    }
+
+    /// Runs libdbus work that can add, toggle or remove a watch or timeout on the loop thread.
+    ///
+    /// libdbus calls its watch and timeout functions on whichever thread uses the connection,
+    /// and a GLib source cancelled from another thread can still be running its handler on the
+    /// loop, which then handled a watch libdbus had just removed or freed: "Watch is invalid"
+    /// aborts, and heap corruption ("unaligned fastbin chunk") in full test runs. Confined to the
+    /// loop thread, removal and handling can no longer overlap. Queued work keeps its order.
+    func onLoop(_ work: @escaping @Sendable () -> Void) {
+        loop.perform(work)
     }
 
     /// Whether the connection is still open.
@@ -89,20 +106,29 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Closes the connection. Pending calls fail; ``DBusConnectionEvent/disconnected`` is reported.
     public func close() {
-        dbus_connection_close(raw)
+        let raw = LibdbusHandle(raw)
+        loop.sync { dbus_connection_close(raw.pointer) }
     }
 
     /// Writes everything queued to the socket before returning.
     public func flush() {
-        dbus_connection_flush(raw)
+        let raw = LibdbusHandle(raw)
+        loop.sync { dbus_connection_flush(raw.pointer) }
     }
 
     /// Sends `message` now; libdbus writes it at once when the socket allows.
+    /// From another thread the message is queued to the loop thread (see ``onLoop(_:)``), where
+    /// only running out of memory could still lose it.
     func send(_ message: Message) throws(DBusError) {
         guard isConnected else { throw DBusError(.disconnected, "the connection is closed") }
-        guard dbus_connection_send(raw, message.raw, nil) != 0 else {
-            throw DBusError(.noMemory, "cannot queue a message")
+        if loop.isCurrentThread {
+            guard dbus_connection_send(raw, message.raw, nil) != 0 else {
+                throw DBusError(.noMemory, "cannot queue a message")
+            }
+            return
         }
+        let (raw, queued) = (LibdbusHandle(raw), LibdbusHandle(message.raw))
+        onLoop { withExtendedLifetime(message) { _ = dbus_connection_send(raw.pointer, queued.pointer, nil) } }
     }
 
     /// Returns a new token for handler tables.
@@ -132,4 +158,11 @@ extension DBusError {
         }
         dbus_error_free(&error)
     }
+}
+
+/// A libdbus pointer carried to the loop thread; libdbus's own locking makes that safe, and the
+/// loop thread is the only one to use it there.
+struct LibdbusHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
