@@ -18,7 +18,7 @@ public final class EventLoop: @unchecked Sendable {
     /// `GMainLoop *` spinning `context` on the loop thread.
     private let mainLoop: OpaquePointer
     private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+    private let ended = EndedFlag()
 
     /// Starts a new loop thread named `name`.
     public init(name: String) {
@@ -30,7 +30,7 @@ public final class EventLoop: @unchecked Sendable {
         let handles = UncheckedSendable((g_main_context_ref(context)!, g_main_loop_ref(mainLoop)!))
         // Foundation does not pass `Thread.name` to the kernel here; naming the thread itself
         // makes it recognisable in gdb, top and /proc.
-        let thread = Thread { [finished] in
+        let thread = Thread { [finished, ended] in
             linnet_name_current_thread(name)
             let (context, mainLoop) = handles.value
             g_main_context_push_thread_default(context)
@@ -38,6 +38,7 @@ public final class EventLoop: @unchecked Sendable {
             g_main_context_pop_thread_default(context)
             g_main_loop_unref(mainLoop)
             g_main_context_unref(context)
+            ended.value.store(true, ordering: .releasing)
             finished.signal()
         }
         thread.name = name
@@ -67,7 +68,6 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Ends the loop thread after the work already queued. The shared loop is never stopped.
     public func stop() {
-        stopped.store(true, ordering: .releasing)
         g_main_loop_quit(mainLoop)
         g_main_context_wakeup(context)
         if !isCurrentThread { finished.wait() }
@@ -87,8 +87,8 @@ public final class EventLoop: @unchecked Sendable {
         g_source_unref(source)
     }
 
-    /// Whether ``stop()`` was called: work queued from now on would never run.
-    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    /// Whether the loop thread has ended (after ``stop()``): work queued now would never run.
+    public var isStopped: Bool { ended.value.load(ordering: .acquiring) }
 
     /// Runs `work` on the loop thread: at once when called there, otherwise queued. Once the loop
     /// has stopped there is no loop thread left to race with, so it runs at once on the caller.
@@ -120,6 +120,11 @@ public final class EventLoop: @unchecked Sendable {
             perform { continuation.resume(with: Result { try work() }) }
         }
     }
+}
+
+/// Set by the loop thread as it ends; shared with that thread's closure.
+private final class EndedFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }
 
 /// A closure that `execute` passes through GLib as user data.

@@ -8,13 +8,18 @@ import Dispatch
 /// the stuck one then, so it cannot act: this one-shot timer, armed only around the call, runs
 /// `onStuck` on a Dispatch thread instead. Nothing is armed while the pipeline idles.
 enum StateChangeWatchdog {
+    /// A queue of its own rather than a global one: a labelled queue may start a thread of its
+    /// own, so Swift concurrency keeping the global pool busy cannot delay the alarm past the
+    /// change it guards (seen in a loaded test run: the alarm came after the change returned).
+    private static let queue = DispatchQueue(label: "linnet.state-change-watchdog")
+
     /// Runs `change` on the calling thread and `onStuck` elsewhere if `change` is still running
     /// after `patience`.
     static func guarding(
         patience: Duration, onStuck: @escaping @Sendable () -> Void, _ change: () -> Void
     ) {
         let alarm = DispatchWorkItem(block: onStuck)
-        DispatchQueue.global().asyncAfter(deadline: .now() + patience.dispatchInterval, execute: alarm)
+        queue.asyncAfter(deadline: .now() + patience.dispatchInterval, execute: alarm)
         change()
         alarm.cancel()
     }
