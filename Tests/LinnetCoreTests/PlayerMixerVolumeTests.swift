@@ -13,52 +13,45 @@ import TestSupport
 @Suite struct PlayerMixerVolumeTests {
     @Test func mixerVolumeReachesMPRISVolumeAndIsNotSentBackToTheEngine() async throws {
         try await withTimeout(.seconds(30), "mixer volume test") {
-            let bus = try PrivateBus()
-            defer { bus.stop() }
-            let scratch = try ScratchDirectory()
-            let engine = ScriptedEngine()
-            let configuration = PlayerConfiguration(
-                sessionFile: URL(fileURLWithPath: scratch.path("session.json")), playlistDirectories: [])
-            let player = PlayerController(
-                connection: try DBusConnection(address: bus.address), engine: engine, configuration: configuration)
-            let name = try player.start(session: nil, items: [], autoplay: false)
-            defer { player.shutdown() }
+            try await ScriptedPlayer.run { scripted in
+                let (bus, engine, player, name) = (scripted.bus, scripted.engine, scripted.player, scripted.name)
 
-            let clientLoop = EventLoop(name: "mixer-volume.client")
-            defer { clientLoop.stop() }
-            let client = try DBusConnection(address: bus.address, loop: clientLoop)
-            let volumes = Recorder<Double>()
-            let subscription = try client.subscribe(MatchRule(path: MPRISNames.objectPath)) { signal in
-                if let volume = signal.changedVolume { volumes.record(volume) }
+                let clientLoop = EventLoop(name: "mixer-volume.client")
+                defer { clientLoop.stop() }
+                let client = try DBusConnection(address: bus.address, loop: clientLoop)
+                let volumes = Recorder<Double>()
+                let subscription = try client.subscribe(MatchRule(path: MPRISNames.objectPath)) { signal in
+                    if let volume = signal.changedVolume { volumes.record(volume) }
+                }
+                defer { subscription.cancel() }
+                let proxy = DBusProxy(
+                    connection: client, destination: name, path: MPRISNames.objectPath, interface: MPRISNames.player)
+                let commandsAtStart = engine.commands
+
+                engine.emit(.volumeChanged(volume: 0.25, muted: false))
+                try await volumes.wait(forCount: 1)
+                #expect(try await proxy.property("Volume") == .double(0.25))
+
+                // Muted in the mixer: clients show what is heard, the session keeps the level.
+                engine.emit(.volumeChanged(volume: 0.25, muted: true))
+                try await volumes.wait(forCount: 2)
+                #expect(try await proxy.property("Volume") == .double(0))
+                #expect(player.snapshot().volume == 0.25)
+
+                engine.emit(.volumeChanged(volume: 0.25, muted: false))
+                try await volumes.wait(forCount: 3)
+                #expect(volumes.values == [0.25, 0, 0.25])
+                // Nothing the mixer reported was set back on the engine: no loop to start.
+                #expect(engine.commands == commandsAtStart)
+
+                // A client setting Volume while muted wants to hear it.
+                engine.emit(.volumeChanged(volume: 0.25, muted: true))
+                try await volumes.wait(forCount: 4)
+                try await proxy.setProperty("Volume", to: .double(0.5))
+                try await volumes.wait(forCount: 5)
+                #expect(volumes.values == [0.25, 0, 0.25, 0, 0.5])
+                #expect(engine.commands == commandsAtStart + ["setVolume(0.5)", "setMuted(false)"])
             }
-            defer { subscription.cancel() }
-            let proxy = DBusProxy(
-                connection: client, destination: name, path: MPRISNames.objectPath, interface: MPRISNames.player)
-            let commandsAtStart = engine.commands
-
-            engine.emit(.volumeChanged(volume: 0.25, muted: false))
-            try await volumes.wait(forCount: 1)
-            #expect(try await proxy.property("Volume") == .double(0.25))
-
-            // Muted in the mixer: clients show what is heard, the session keeps the level.
-            engine.emit(.volumeChanged(volume: 0.25, muted: true))
-            try await volumes.wait(forCount: 2)
-            #expect(try await proxy.property("Volume") == .double(0))
-            #expect(player.snapshot().volume == 0.25)
-
-            engine.emit(.volumeChanged(volume: 0.25, muted: false))
-            try await volumes.wait(forCount: 3)
-            #expect(volumes.values == [0.25, 0, 0.25])
-            // Nothing the mixer reported was set back on the engine: no loop to start.
-            #expect(engine.commands == commandsAtStart)
-
-            // A client setting Volume while muted wants to hear it.
-            engine.emit(.volumeChanged(volume: 0.25, muted: true))
-            try await volumes.wait(forCount: 4)
-            try await proxy.setProperty("Volume", to: .double(0.5))
-            try await volumes.wait(forCount: 5)
-            #expect(volumes.values == [0.25, 0, 0.25, 0, 0.5])
-            #expect(engine.commands == commandsAtStart + ["setVolume(0.5)", "setMuted(false)"])
         }
     }
 }
