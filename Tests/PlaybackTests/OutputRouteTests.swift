@@ -29,7 +29,7 @@ import TestSupport
         engine.load(tone)
         engine.play()
         try await log.wait(for: "playing") { $0.isState(.playing) }
-        let stream = try await Self.stream(on: server) { _ in true }
+        let stream = try await server.waitForStream { _ in true }
         return (server, engine, log, stream)
     }
 
@@ -114,7 +114,7 @@ import TestSupport
         defer { engine.shutdown() }
         try await log.wait(for: "the first route") { $0.route != nil }
         engine.setVolume(0.8)
-        _ = try await Self.stream(on: server) { $0.index == stream.index && Self.isLevel(0.3, $0) }
+        _ = try await server.waitForStream { $0.index == stream.index && Self.isLevel(0.3, $0) }
 
         let start = log.all.count
         _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "0.2"]) }
@@ -123,10 +123,10 @@ import TestSupport
         _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "0.9"]) }
         let high = try await log.wait(for: "the mixer's 0.9", after: low.index + 1) { $0.volumeChange != nil }
         #expect(abs((high.entry.event.volumeChange?.volume ?? 0) - 0.9) < 0.001)
-        _ = try await Self.stream(on: server) { $0.index == stream.index && Self.isLevel(0.3, $0) }
+        _ = try await server.waitForStream { $0.index == stream.index && Self.isLevel(0.3, $0) }
 
         try await offPool { try server.move(input: stream.index, to: "speakers") }
-        _ = try await Self.stream(on: server) { $0.index == stream.index && Self.isLevel(0.9, $0) }
+        _ = try await server.waitForStream { $0.index == stream.index && Self.isLevel(0.9, $0) }
         // Neither re-capping nor lifting the cap came back as a change of volume.
         #expect(log.events[start...].compactMap(\.volumeChange).count == 2, "\(log.events[start...])")
     }
@@ -167,20 +167,6 @@ import TestSupport
         let deadline = ContinuousClock.now + timeout
         while try await !offPool({ try server.sinkInputs() }).isEmpty {
             guard ContinuousClock.now < deadline else { throw MediaError("the stream never went away") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    /// Polls the server (test side only) until a stream matches.
-    private static func stream(
-        on server: SoundServer, timeout: Duration = .seconds(20),
-        _ matches: @escaping @Sendable (SoundServer.SinkInput) -> Bool
-    ) async throws -> SoundServer.SinkInput {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let streams = try await offPool { try server.sinkInputs() }
-            if let found = streams.first(where: matches) { return found }
-            guard ContinuousClock.now < deadline else { throw MediaError("stream never matched; got \(streams)") }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -76,12 +76,12 @@ import TestSupport
         engine.load(music)
         engine.play()
         try await log.wait(for: "playing") { $0.isState(.playing) }
-        let stream = try await Self.waitForStream(on: server) { _ in true }
+        let stream = try await server.waitForStream { _ in true }
 
         // Our own change first, and only once the server has it, so that it is certainly older
         // than the mixer's change below.
         engine.setVolume(0.64)
-        _ = try await Self.waitForStream(on: server) { $0.volumes.allSatisfy { $0 == 56_477 } }
+        _ = try await server.waitForStream { $0.volumes.allSatisfy { $0 == 56_477 } }
 
         // pactl takes a linear factor like the engine's volume: 0.25 is 41285 on its scale.
         let start = log.all.count
@@ -102,7 +102,7 @@ import TestSupport
         #expect(mute.entry.event.volumeChange?.muted == true)
 
         engine.setMuted(false)
-        _ = try await Self.waitForStream(on: server) { !$0.muted }
+        _ = try await server.waitForStream { !$0.muted }
 
         // The last mixer change marks the end: every report the engine made is before it.
         _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "100%"]) }
@@ -132,23 +132,8 @@ import TestSupport
         engine.load(tone)
         engine.play()
         try await log.wait(for: "playing") { $0.isState(.playing) }
-        let stream = try await Self.waitForStream(on: server) { _ in true }
+        let stream = try await server.waitForStream { _ in true }
         #expect(stream.properties["media.role"] == "event")
-    }
-
-    /// Polls the server (a round trip each time, as a mixer would) until linnet's stream
-    /// matches.
-    private static func waitForStream(
-        on server: SoundServer, timeout: Duration = .seconds(20),
-        _ matches: @escaping @Sendable (SoundServer.SinkInput) -> Bool
-    ) async throws -> SoundServer.SinkInput {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let streams = try await offPool { try server.sinkInputs() }
-            if let found = streams.first(where: matches) { return found }
-            guard ContinuousClock.now < deadline else { throw MediaError("stream never matched; got \(streams)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 }
 
