@@ -133,9 +133,3 @@ private final class BlockingReply: @unchecked Sendable {
         return result!
     }
 }
-
-/// A message handed to the loop thread, which alone uses it from then on.
-private struct UncheckedMessage: @unchecked Sendable {
-    let message: Message
-    init(_ message: Message) { self.message = message }
-}

@@ -127,8 +127,8 @@ public final class DBusConnection: @unchecked Sendable {
             }
             return
         }
-        let (raw, queued) = (LibdbusHandle(raw), LibdbusHandle(message.raw))
-        onLoop { withExtendedLifetime(message) { _ = dbus_connection_send(raw.pointer, queued.pointer, nil) } }
+        let (raw, queued) = (LibdbusHandle(raw), UncheckedMessage(message))
+        onLoop { _ = dbus_connection_send(raw.pointer, queued.message.raw, nil) }
     }
 
     /// Returns a new token for handler tables.
@@ -165,4 +165,10 @@ extension DBusError {
 struct LibdbusHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+/// A message handed to the loop thread, which alone uses it from then on.
+struct UncheckedMessage: @unchecked Sendable {
+    let message: Message
+    init(_ message: Message) { self.message = message }
 }

@@ -18,13 +18,8 @@ struct EngineIntent: Sendable {
     var muted: Bool?
     var rate = 1.0
 
-    mutating func loaded(_ uri: String) {
-        self.uri = uri
-        next = nil
-    }
-
-    /// A gapless switch: `uri` plays now and its follower has been used up.
-    mutating func advanced(to uri: String) {
+    /// `uri` plays now, loaded or reached by a gapless switch; any follower is used up.
+    mutating func moved(to uri: String) {
         self.uri = uri
         next = nil
     }

@@ -50,7 +50,7 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
 
     /// Replaces the current URI; see ``PlaybackEngine/load(_:)``.
     public func load(_ uri: String) {
-        command({ $0.loaded(uri) }) { $0.load(uri) }
+        command({ $0.moved(to: uri) }) { $0.load(uri) }
     }
 
     /// Queues the gapless follower; see ``PlaybackEngine/setNext(_:)``.

@@ -129,7 +129,7 @@ extension GStreamerPipeline {
             return
         }
         forgetTracks(except: uri)
-        if isSwitch { intent.update { $0.advanced(to: uri) } }
+        if isSwitch { intent.update { $0.moved(to: uri) } }
         emit(.trackStarted(uri: uri))
         if isSwitch {
             // GStreamer resets the rate to 1.0 at a gapless switch.
