@@ -78,16 +78,18 @@ static inline gulong linnet_gst_connect_about_to_finish(
                                  user_data, notify, (GConnectFlags)0);
 }
 
-/// Handler shape of playbin's "element-setup".
-typedef void (*linnet_gst_element_setup_callback)(GstElement *playbin, GstElement *element,
+/// Handler shape of the signals that name a child element: playbin's "element-setup", a bin's
+/// "element-removed".
+typedef void (*linnet_gst_child_element_callback)(GstElement *bin, GstElement *element,
                                                   gpointer user_data);
 
-/// Connects playbin's "element-setup"; `notify` releases `user_data` when the handler goes.
-static inline gulong linnet_gst_connect_element_setup(
-    GstElement *playbin, linnet_gst_element_setup_callback callback, gpointer user_data,
-    GClosureNotify notify) {
-    return g_signal_connect_data(playbin, "element-setup", (GCallback)(void *)callback,
-                                 user_data, notify, (GConnectFlags)0);
+/// Connects `signal` (one of the above) on `bin`; `notify` releases `user_data` when the handler
+/// goes.
+static inline gulong linnet_gst_connect_child_element(
+    GstElement *bin, const gchar *signal, linnet_gst_child_element_callback callback,
+    gpointer user_data, GClosureNotify notify) {
+    return g_signal_connect_data(bin, signal, (GCallback)(void *)callback, user_data, notify,
+                                 (GConnectFlags)0);
 }
 
 /// Handler shape of GObject's "notify" signal.

@@ -126,21 +126,19 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     }
 
     private func makePipeline() -> GStreamerPipeline {
-        GStreamerPipeline(settings: settings, intent: intent, continuation: continuation) { [weak self] stuck in
-            self?.replace(stuck)
+        GStreamerPipeline(settings: settings, intent: intent, continuation: continuation) { [weak self] stuck, reason in
+            self?.replace(stuck, reason: reason)
         }
     }
 
-    /// Runs on the watchdog's thread while `stuck` is still blocked in GStreamer.
-    private func replace(_ stuck: GStreamerPipeline) {
+    /// Runs on the watchdog's thread while `stuck` is still blocked in GStreamer, or on the
+    /// pipeline's own thread when GStreamer refused to stop it.
+    private func replace(_ stuck: GStreamerPipeline, reason: String) {
         pipeline.withLock { pipeline in
             // Shut down already, or replaced by an earlier report.
             guard let current = pipeline, current === stuck else { return }
             stuck.abandon()
-            continuation.yield(.warning(uri: nil, message: """
-                GStreamer did not finish stopping the pipeline within \(settings.stuckPatience): \
-                it is stuck, so playback goes on in a new one
-                """))
+            continuation.yield(.warning(uri: nil, message: "\(reason), so playback goes on in a new one"))
             let fresh = makePipeline()
             Self.bring(fresh, to: intent.current)
             pipeline = fresh

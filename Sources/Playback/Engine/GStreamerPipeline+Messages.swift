@@ -50,6 +50,8 @@ extension GStreamerPipeline {
             // current track still audible, and playback then stalled): whatever playbin was
             // switching to failed, and the reload is what gets the audible track going again.
             failure.currentTrackContinues = true
+            // Before the event, so a pipeline replacing this one does not queue it again.
+            intent.update { if $0.next == origin { $0.next = nil } }
             emit(.error(failure))
             reload(seekingTo: position() ?? 0, reported: false, next: nil)
             session.failedAside = origin

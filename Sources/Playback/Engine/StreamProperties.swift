@@ -21,7 +21,7 @@ final class StreamProperties: @unchecked Sendable {
         on playbin: UnsafeMutablePointer<GstElement>, application: ApplicationIdentity, role: MediaRole, tag: String
     ) -> gulong {
         let box = Unmanaged.passRetained(StreamProperties(application: application, role: role, tag: tag)).toOpaque()
-        return linnet_gst_connect_element_setup(playbin, { _, element, data in
+        return linnet_gst_connect_child_element(playbin, "element-setup", { _, element, data in
             guard let element, let data else { return }
             Unmanaged<StreamProperties>.fromOpaque(data).takeUnretainedValue().apply(to: element)
         }, box, { data, _ in

@@ -19,7 +19,7 @@ enum PulseSinkWatcher {
         on playbin: UnsafeMutablePointer<GstElement>, appeared: @escaping @Sendable (PulseSinkSetup) -> Void
     ) -> gulong {
         let box = Unmanaged.passRetained(Handler(appeared)).toOpaque()
-        return linnet_gst_connect_element_setup(playbin, { _, element, data in
+        return linnet_gst_connect_child_element(playbin, "element-setup", { _, element, data in
             guard let element, let data else { return }
             Unmanaged<Handler>.fromOpaque(data).takeUnretainedValue().inspect(element)
         }, box, { data, _ in

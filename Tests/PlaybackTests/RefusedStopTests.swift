@@ -1,0 +1,35 @@
+import Foundation
+import Playback
+import Testing
+
+/// A pipeline that GStreamer refuses to take to NULL is replaced, and what was loaded plays.
+///
+/// In the wild the refusal is rare and timing-bound (a queued next track failing while it is
+/// still trying to start: about 1 stop in 200 on a bare playbin, and one sanitizer run where the
+/// reloaded track then never ended). Here fakesink's `state-error` makes the sink fail every
+/// PLAYING→PAUSED step, so every stop of a playing pipeline fails, however often it is retried.
+@Suite struct RefusedStopTests {
+    @Test(.timeLimit(.minutes(1))) func aPipelineThatWillNotStopIsReplacedAndPlaysTheNewTrack() async throws {
+        let media = try MediaFactory()
+        let first = try media.indexedWAV("first.wav", frames: 44_100 * 5)
+        let second = try media.indexedWAV("second.wav", frames: 4_410)
+        let engine = GStreamerEngine(output: .description("fakesink sync=true state-error=playing-to-paused"))
+        defer { engine.shutdown() }
+        let log = EventLog(engine.events)
+        engine.load(first)
+        engine.play()
+        let firstStarted = try await log.wait(for: "the first track starting") { $0.isTrackStart(first) }
+        try await log.wait(for: "playing", after: firstStarted.index) { $0.isState(.playing) }
+
+        // Loading resets the pipeline through NULL, which the sink refuses.
+        engine.load(second)
+        let refused = try await log.wait(for: "the refusal reported", after: firstStarted.index) { event in
+            if case .warning(_, let message) = event { message.contains("could not stop") } else { false }
+        }
+        print("replaced after: \(refused.entry.event)")
+        let started = try await log.wait(for: "the second track starting", after: refused.index) { $0.isTrackStart(second) }
+        try await log.wait(for: "the second track's end", after: started.index) { $0.isEndOfStream }
+        #expect(log.events.filter { $0.isTrackStart(second) }.count == 1)
+        #expect(log.events.filter(\.isError).isEmpty)
+    }
+}
