@@ -49,6 +49,7 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
             state.intent = .stopped
             state.pausedBySoundServer = false
             state.seekInFlight = nil
+            state.lastEnginePosition = nil
             engine.stop()
             publish(state, position: 0)
         }
@@ -143,7 +144,15 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
         guard loaded != nil else { return 0 }
         if let pending { return pending }
         if intent == .stopped { return 0 }
-        return engine.position()
+        if let answer = engine.position() {
+            state.withLock { $0.lastEnginePosition = (loaded!, answer) }
+            return answer
+        }
+        // Not started yet (a pending seek was answered above): the start of the track.
+        return state.withLock { state in
+            guard let last = state.lastEnginePosition, last.entry == state.loadedEntryID else { return 0 }
+            return last.microseconds
+        }
     }
 
     /// Announces entries inserted after `afterID` (nil: at the start) on the TrackList.

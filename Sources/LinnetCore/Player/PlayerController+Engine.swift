@@ -91,6 +91,7 @@ extension PlayerController {
             publish(state, position: 0)
         case .reachedEnd, .unchanged:
             state.intent = .stopped
+            state.lastEnginePosition = nil
             engine.stop()
             publish(state, position: 0)
         }

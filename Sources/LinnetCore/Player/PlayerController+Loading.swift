@@ -9,6 +9,7 @@ extension PlayerController {
         state.switchPending = false
         state.queuedNextID = nil
         state.seekInFlight = nil
+        state.lastEnginePosition = nil
         skipFailedEntries(&state)
         guard let entry = state.queue.current else {
             state.loadedEntryID = nil

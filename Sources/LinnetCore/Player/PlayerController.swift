@@ -33,6 +33,11 @@ public final class PlayerController: Sendable {
         /// A seek the engine has not confirmed yet: until it does, its position queries still
         /// answer from before the seek, so the target is the truthful position.
         var seekInFlight: Int64?
+        /// The engine's last position answer and the entry it was for: while the engine cannot
+        /// answer (prerolling, which can take seconds on a slow stream or a loaded machine) it is
+        /// not moving, so this, not the published position running on with the clock, is where
+        /// playback is.
+        var lastEnginePosition: (entry: UInt64, microseconds: Int64)?
         /// Paused because the sound server asked (a call started); resume when it ends.
         var pausedBySoundServer = false
         var activePlaylist: Playlist?
