@@ -76,7 +76,8 @@ import TestSupport
         let a = try await world.makeTrack("q.ogg", title: "Quit", seconds: 5)
         try await world.start(["--no-resume", "--paused", a])
         try await world.proxy(MPRISNames.root).call("Quit")
-        #expect(try await world.waitForExit() == 0)
+        let status = try await world.waitForExit()
+        #expect(status == 0, "exit status \(String(describing: status)); log:\n\(world.log.suffix(3000))")
         #expect(try await !world.client.nameHasOwner(LinnetWorld.playerName))
     }
 

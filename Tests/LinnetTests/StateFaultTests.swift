@@ -48,7 +48,7 @@ import TestSupport
         #expect(world.log.contains("the session bus went away; saving the session and exiting"))
         let saved = try SessionFileSnapshot(contentsOf: world.sessionFile)
         #expect(saved.entryIDs == ids)
-        #expect(saved.position > 1_000_000, "saved position \(saved.position)")
+        #expect(saved.position > 1_000_000, "saved position \(saved.position); log:\n\(world.log.suffix(3000))")
         #expect(strayStateFiles(in: world.sessionFile.deletingLastPathComponent()).isEmpty)
     }
 
