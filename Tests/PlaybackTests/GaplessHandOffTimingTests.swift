@@ -55,7 +55,7 @@ private final class HandOffProbe: @unchecked Sendable {
         let handoff = StreamingHandoff()
         _ = handoff.reset(feeding: first)
         handoff.setNext(next)
-        _ = GaplessFeeder.install(on: playbin, handoff: handoff) { _, _, _ in }
+        _ = GaplessFeeder.install(on: playbin, sink: sink, handoff: handoff) { _, _, _ in }
         _ = linnet_gst_connect_about_to_finish(playbin, { playbin, data in
             guard let playbin, let data else { return }
             Unmanaged<HandOffProbe>.fromOpaque(data).takeUnretainedValue().recordSwitch(playbin)

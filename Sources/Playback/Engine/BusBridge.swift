@@ -9,11 +9,18 @@ final class BusMessage: @unchecked Sendable {
     /// The URI of the uridecodebin the message came from, if it came from inside one. Read at
     /// post time because playbin reuses its decode bins for later URIs.
     let originURI: String?
+    /// Whether it came from inside a uridecodebin that had no URI yet: one playbin had just
+    /// created for the next track when a state change of the pipeline reached it.
+    let fromDecoderWithoutURI: Bool
 
-    init(retaining pointer: UnsafeMutablePointer<GstMessage>, generation: UInt64, originURI: String?) {
+    init(
+        retaining pointer: UnsafeMutablePointer<GstMessage>, generation: UInt64, originURI: String?,
+        fromDecoderWithoutURI: Bool = false
+    ) {
         self.pointer = gst_message_ref(pointer)
         self.generation = generation
         self.originURI = originURI
+        self.fromDecoderWithoutURI = fromDecoderWithoutURI
     }
 
     deinit { gst_message_unref(pointer) }
@@ -80,28 +87,30 @@ final class BusBridge: @unchecked Sendable {
             return
         }
         let needsOrigin = type == GST_MESSAGE_ERROR || type == GST_MESSAGE_WARNING || type == GST_MESSAGE_TAG
-        let origin = needsOrigin ? originURI(of: source) : nil
-        deliver(BusMessage(retaining: message, generation: handoff.generation, originURI: origin))
+        let origin = needsOrigin ? self.origin(of: source) : (uri: nil, decoderWithoutURI: false)
+        deliver(BusMessage(
+            retaining: message, generation: handoff.generation, originURI: origin.uri,
+            fromDecoderWithoutURI: origin.decoderWithoutURI))
     }
 
     /// Walks up from `source` to the nearest ancestor below the pipeline that has a `uri`
-    /// property (playbin's uridecodebin for that track).
-    private func originURI(of source: UnsafeMutablePointer<GstObject>?) -> String? {
-        guard let source, var current = gst_object_ref(source) else { return nil }
+    /// property (playbin's uridecodebin for that track), and reads it.
+    private func origin(of source: UnsafeMutablePointer<GstObject>?) -> (uri: String?, decoderWithoutURI: Bool) {
+        guard let source, var current = gst_object_ref(source) else { return (nil, false) }
         while true {
             let object = current.assumingMemoryBound(to: GstObject.self)
             if current == UnsafeMutableRawPointer(pipeline) {
                 gst_object_unref(current)
-                return nil
+                return (nil, false)
             }
             if linnet_gst_has_property(current, "uri") != 0 {
                 let uri = takeString(linnet_gst_get_string(current, "uri"))
                 gst_object_unref(current)
-                return uri
+                return (uri, uri == nil)
             }
             guard let parent = gst_object_get_parent(object) else {
                 gst_object_unref(current)
-                return nil
+                return (nil, false)
             }
             gst_object_unref(current)
             current = UnsafeMutableRawPointer(parent)

@@ -52,6 +52,9 @@ struct EngineSession {
     /// error storm can still arrive in the new generation (seen under AddressSanitizer: a
     /// second error for the same queued file after the reload); it is the same failure.
     var failedAside: String?
+    /// Gapless switches that failed in GStreamer rather than in the file (see
+    /// `handleError`) since a track last started; kept across the reloads that retry them.
+    var failedSwitches = 0
     /// Whether the last track reached end-of-stream (the pipeline then sits at its end).
     var ended = false
     var isShutDown = false

@@ -112,7 +112,8 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
 
     // MARK: Replacing a stuck pipeline
 
-    private var current: GStreamerPipeline? { pipeline.withLock { $0 } }
+    /// The pipeline in use (internal for tests that reach into it).
+    var current: GStreamerPipeline? { pipeline.withLock { $0 } }
 
     /// Records a command in the intent and queues it on the current pipeline under one lock, so
     /// a replacement pipeline either received it already or replays it, never both out of order.

@@ -113,7 +113,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let (reaper, reaperHandler) = RemovedElementReaper.install(on: playbin, loop: loop)
         removedElements = reaper
         signalHandlers.append(reaperHandler)
-        signalHandlers.append(GaplessFeeder.install(on: playbin, handoff: handoff) { generation, finishing, next in
+        signalHandlers.append(GaplessFeeder.install(on: playbin, sink: built.sink, handoff: handoff) { generation, finishing, next in
             loop.execute { engine.value?.aboutToFinish(generation: generation, finishing: finishing, next: next) }
         })
         signalHandlers += volumeWatcher.install(on: playbin) {

@@ -82,6 +82,9 @@ final class StreamingHandoff: Sendable {
         }
     }
 
+    /// The oldest URI handed to playbin whose STREAM_START has not been seen yet.
+    var firstHandedOver: String? { state.withLock { $0.handedOver.first } }
+
     /// Whether `uri` was handed to playbin and has not started yet.
     func isHandedOver(_ uri: String) -> Bool {
         state.withLock { $0.handedOver.contains(uri) }
