@@ -32,6 +32,8 @@ extension PlayerController {
                 }
                 guard !batch.isEmpty else { continue }
                 let results = await self.scanner.scan(batch.map(\.uri))
+                // Shut down meanwhile: the failures only say so, not that the files are broken.
+                guard !self.scanner.isShutDown else { return }
                 for (entry, result) in zip(batch, results) {
                     let lyrics = SidecarLyrics.find(forTrack: entry.uri)
                     self.state.withLock { state in

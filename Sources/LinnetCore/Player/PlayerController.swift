@@ -146,6 +146,7 @@ public final class PlayerController: Sendable {
         disconnectDesktop()
         server.stop()
         engine.shutdown()
+        scanner.shutdown()
     }
 
     /// The session as it would be saved now.

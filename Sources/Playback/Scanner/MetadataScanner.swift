@@ -16,9 +16,12 @@ public final class MetadataScanner: Sendable {
     private struct Queue {
         var jobs: [Job] = []
         var workers = 0
+        var isShutDown = false
     }
 
     private let queue = Mutex(Queue())
+    /// Entered by each worker thread for its life, so that ``shutdown()`` can wait for them.
+    private let running = DispatchGroup()
     private let maxConcurrentScans: Int
     private let timeoutNanoseconds: UInt64
     private let tagReader: TagReader
@@ -63,15 +66,43 @@ public final class MetadataScanner: Sendable {
         }
     }
 
+    /// Fails the scans still queued, takes no more, and waits for those under way to finish
+    /// (each is bounded by the timeout). A process must not exit while a scan runs: a
+    /// discoverer loading a GStreamer plugin then re-runs every library's initialiser after
+    /// exit has finalised them, and GLib aborts ("cannot register existing fundamental type";
+    /// seen under ThreadSanitizer when linnet was asked to quit right after it started).
+    public func shutdown() {
+        let abandoned = queue.withLock { queue in
+            queue.isShutDown = true
+            defer { queue.jobs.removeAll() }
+            return queue.jobs
+        }
+        for job in abandoned { job.continuation.resume(throwing: Self.shutDownFailure(job.uri)) }
+        _ = running.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds)) + .seconds(1))
+    }
+
+    /// Whether ``shutdown()`` was called: results since then say nothing about the files.
+    public var isShutDown: Bool { queue.withLock { $0.isShutDown } }
+
+    private static func shutDownFailure(_ uri: String) -> PlaybackFailure {
+        PlaybackFailure(uri: uri, message: "The metadata scanner was shut down")
+    }
+
     private func enqueue(_ job: Job) {
-        let startWorker = queue.withLock { queue in
+        let startWorker = queue.withLock { queue -> Bool? in
+            guard !queue.isShutDown else { return nil }
             queue.jobs.append(job)
             guard queue.workers < maxConcurrentScans else { return false }
             queue.workers += 1
             return true
         }
+        guard let startWorker else { return job.continuation.resume(throwing: Self.shutDownFailure(job.uri)) }
         guard startWorker else { return }
-        let thread = Thread { [self] in work() }
+        running.enter()
+        let thread = Thread { [self] in
+            work()
+            running.leave()
+        }
         thread.name = "linnet.scanner"
         thread.start()
     }
