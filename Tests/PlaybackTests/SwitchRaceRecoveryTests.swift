@@ -12,7 +12,7 @@ import Testing
 @Suite struct SwitchRaceRecoveryTests {
     @Test(.timeLimit(.minutes(1))) func aSwitchFailedByPlaybinItselfIsTriedAgain() async throws {
         let media = try MediaFactory()
-        let first = try media.indexedWAV("first.wav", frames: 44_100 * 2)
+        let first = try media.indexedWAV("first.wav", frames: 44_100 * 6)
         let second = try media.indexedWAV("second.wav", frames: 4_410)
         let engine = GStreamerEngine(output: .description("fakesink sync=true"))
         defer { engine.shutdown() }
@@ -21,6 +21,10 @@ import Testing
         engine.setNext(second)
         engine.play()
         let handed = try await log.wait(for: "the hand-over") { $0 == .aboutToFinish(uri: first, next: second) }
+        // Paused, the hand-over stays pending however slowly a loaded machine gets here (and a
+        // pause is one of the state changes that race the switch).
+        engine.pause()
+        try await log.wait(for: "paused", after: handed.index) { $0.isState(.paused) }
         #expect(!log.events.contains(.trackStarted(uri: second)), "too late: the switch already happened")
 
         let playbin = try #require(engine.current?.playbin)
@@ -30,6 +34,7 @@ import Testing
             if case .warning(second, let message) = event { message.contains("failed to switch") } else { false }
         }
         print("recovered with: \(retried.entry.event)")
+        engine.play()
         let started = try await log.wait(for: "the second track", after: retried.index) { $0.isTrackStart(second) }
         try await log.wait(for: "the end", after: started.index) { $0.isEndOfStream }
         #expect(log.events.filter(\.isError).isEmpty, "\(log.events.filter(\.isError))")
