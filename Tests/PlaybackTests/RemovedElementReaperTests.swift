@@ -17,7 +17,7 @@ import Testing
         let bin = try #require(gst_bin_new("reaped-bin"))
         let binElement = UnsafeMutableRawPointer(gst_object_ref_sink(bin)!).assumingMemoryBound(to: GstElement.self)
         defer { gst_object_unref(binElement.asObject) }
-        let (reaper, handler) = RemovedElementReaper.install(on: binElement, loop: loop)
+        let handler = RemovedElementReaper.install(on: binElement, loop: loop)
         defer { g_signal_handler_disconnect(binElement, handler) }
 
         let element = try #require(gst_element_factory_make("identity", "reaped"))
@@ -34,7 +34,6 @@ import Testing
         #expect(stateAtDisposal.withLock { $0 } == nil, "the reaper holds it until its loop runs")
         loop.sync {}
         #expect(stateAtDisposal.withLock { $0 } == GST_STATE_NULL.rawValue)
-        withExtendedLifetime(reaper) {}
     }
 }
 

@@ -16,7 +16,8 @@ import Synchronization
 /// GStreamer's streaming threads is handing the queued next URI to playbin in about-to-finish.
 ///
 /// A pipeline stuck in a change to NULL, or refusing it, is reported through `stuck` and
-/// abandoned by the engine: from then on it emits nothing and, should GStreamer ever let go of it, plays nothing.
+/// abandoned by the engine: from then on it emits nothing and, should GStreamer ever let go of
+/// it, plays nothing.
 final class GStreamerPipeline: @unchecked Sendable {
     /// The engine's event stream, shared by every pipeline it makes; only the engine finishes it.
     let continuation: AsyncStream<PlaybackEvent>.Continuation
@@ -40,8 +41,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// The sink playbin plays into; playbin holds it for the engine's life.
     private(set) var audioSink: UnsafeMutablePointer<GstElement>?
     private var signalHandlers: [gulong] = []
-    /// Holds what playbin drops at a gapless switch until it is safely at NULL.
-    private var removedElements: RemovedElementReaper?
     /// Follows the device the stream plays to, once a pulsesink appears (loop thread only).
     private(set) var routeMonitor: PulseRouteMonitor?
     /// The pulsesink in use, referenced, with the device it was configured with (loop thread).
@@ -110,9 +109,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         // reference went away, deinit would run there and wait for that very thread to stop.
         // The weak reference is only read on the loop thread.
         let (loop, engine) = (loop, WeakPipeline(self))
-        let (reaper, reaperHandler) = RemovedElementReaper.install(on: playbin, loop: loop)
-        removedElements = reaper
-        signalHandlers.append(reaperHandler)
+        // Holds what playbin drops at a gapless switch until it is safely at NULL.
+        signalHandlers.append(RemovedElementReaper.install(on: playbin, loop: loop))
         signalHandlers.append(GaplessFeeder.install(on: playbin, sink: built.sink, handoff: handoff) { generation, finishing, next in
             loop.execute { engine.value?.aboutToFinish(generation: generation, finishing: finishing, next: next) }
         })

@@ -23,16 +23,16 @@ final class RemovedElementReaper: Sendable {
 
     private init(loop: EventLoop) { self.loop = loop }
 
-    /// Connects to `bin`'s "element-removed"; the handler keeps the reaper until disconnected.
-    static func install(on bin: UnsafeMutablePointer<GstElement>, loop: EventLoop) -> (RemovedElementReaper, gulong) {
+    /// Connects a reaper to `bin`'s "element-removed" and returns the handler id. The handler owns
+    /// the reaper; disconnecting it releases what the reaper still holds.
+    static func install(on bin: UnsafeMutablePointer<GstElement>, loop: EventLoop) -> gulong {
         let reaper = RemovedElementReaper(loop: loop)
-        let handler = linnet_gst_connect_child_element(bin, "element-removed", { _, element, data in
+        return linnet_gst_connect_child_element(bin, "element-removed", { _, element, data in
             guard let element, let data else { return }
             Unmanaged<RemovedElementReaper>.fromOpaque(data).takeUnretainedValue().hold(element)
         }, Unmanaged.passRetained(reaper).toOpaque(), { data, _ in
             if let data { Unmanaged<RemovedElementReaper>.fromOpaque(data).release() }
         })
-        return (reaper, handler)
     }
 
     deinit { releaseAll() }
@@ -44,9 +44,8 @@ final class RemovedElementReaper: Sendable {
         loop.execute { [weak self] in self?.releaseAll() }
     }
 
-    /// Sets every held element to NULL and lets go of it. Runs on the loop thread, or at
-    /// teardown once the pipeline is at NULL and the handler is gone.
-    func releaseAll() {
+    /// Sets every held element to NULL and lets go of it: on the loop thread, or at the end.
+    private func releaseAll() {
         let elements = held.withLock { held in
             defer { held.removeAll() }
             return held
