@@ -139,16 +139,19 @@ extension PlayerController: MPRISRootHandler, MPRISPlayerHandler {
         }
     }
 
+    /// Where playback is in the loaded track, in microseconds: a seek's target until the engine
+    /// confirms it, 0 when stopped or nothing is loaded.
     public func currentPosition() -> Microseconds? {
         let (loaded, intent, pending) = state.withLock { ($0.loadedEntryID, $0.intent, $0.pendingSeek ?? $0.seekInFlight) }
-        guard loaded != nil else { return 0 }
+        guard let loaded else { return 0 }
         if let pending { return pending }
         if intent == .stopped { return 0 }
         if let answer = engine.position() {
-            state.withLock { $0.lastEnginePosition = (loaded!, answer) }
+            state.withLock { $0.lastEnginePosition = (loaded, answer) }
             return answer
         }
-        // Not started yet (a pending seek was answered above): the start of the track.
+        // The engine cannot answer (prerolling), so it is not moving: where it last was in this
+        // track, or its start (a seek still due was answered above).
         return state.withLock { state in
             guard let last = state.lastEnginePosition, last.entry == state.loadedEntryID else { return 0 }
             return last.microseconds
