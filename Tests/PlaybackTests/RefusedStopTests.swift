@@ -5,7 +5,7 @@ import Testing
 /// A pipeline that GStreamer refuses to take to NULL is replaced, and what was loaded plays.
 ///
 /// In the wild the refusal is rare and timing-bound (a queued next track failing while it is
-/// still trying to start: about 1 stop in 200 on a bare playbin, and one sanitizer run where the
+/// still trying to start: about 1 stop in 250 on a bare playbin, and one sanitizer run where the
 /// reloaded track then never ended). Here fakesink's `state-error` makes the sink fail every
 /// PLAYING→PAUSED step, so every stop of a playing pipeline fails, however often it is retried.
 @Suite struct RefusedStopTests {

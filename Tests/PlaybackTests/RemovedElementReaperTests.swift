@@ -7,7 +7,7 @@ import Testing
 /// What playbin's gapless switch can leave behind when a pipeline state change races it (see
 /// `RemovedElementReaper`): an element removed from playbin while PLAYING, whose removal drops
 /// the bin's last reference. Disposed like that, GStreamer reports a CRITICAL. The race itself
-/// struck about 1 switch in 450 on a bare playbin (9 in 4 000 runs, 0 in 7 000 with the reaper,
+/// struck about 1 run in 400 on a bare playbin (17 in 7 000 runs, 0 in 7 000 with the reaper,
 /// measured outside the suite); here its outcome is staged directly.
 @Suite struct RemovedElementReaperTests {
     @Test func anElementRemovedWhilePlayingIsAtNullWhenItIsDisposed() throws {
