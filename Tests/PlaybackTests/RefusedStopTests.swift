@@ -7,13 +7,15 @@ import Testing
 /// In the wild the refusal is rare and timing-bound (a queued next track failing while it is
 /// still trying to start: about 1 stop in 250 on a bare playbin, and one sanitizer run where the
 /// reloaded track then never ended). Here fakesink's `state-error` makes the sink fail every
-/// PLAYING→PAUSED step, so every stop of a playing pipeline fails, however often it is retried.
+/// PAUSED→READY step, which playing never takes and every stop does, so every stop fails however
+/// often it is retried. (Failing PLAYING→PAUSED instead was flaky: the pipeline can pause once
+/// while it starts, and the sink's failure then came before the load the test meant to refuse.)
 @Suite struct RefusedStopTests {
     @Test(.timeLimit(.minutes(1))) func aPipelineThatWillNotStopIsReplacedAndPlaysTheNewTrack() async throws {
         let media = try MediaFactory()
         let first = try media.indexedWAV("first.wav", frames: 44_100 * 5)
         let second = try media.indexedWAV("second.wav", frames: 4_410)
-        let engine = GStreamerEngine(output: .description("fakesink sync=true state-error=playing-to-paused"))
+        let engine = GStreamerEngine(output: .description("fakesink sync=true state-error=paused-to-ready"))
         defer { engine.shutdown() }
         let log = EventLog(engine.events)
         engine.load(first)
