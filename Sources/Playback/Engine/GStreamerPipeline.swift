@@ -278,10 +278,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Idempotent: a second teardown finds no handlers. Returns whether the pipeline is at NULL.
     @discardableResult
     private static func tearDown(_ playbin: UnsafeMutablePointer<GstElement>, handlers: [gulong]) -> Bool {
-        var result = GST_STATE_CHANGE_FAILURE
-        for _ in 0..<stopAttempts where result == GST_STATE_CHANGE_FAILURE {
-            result = gst_element_set_state(playbin, GST_STATE_NULL)
-        }
+        let result = setToNull(playbin)
         BusBridge.uninstall(from: playbin)
         for handler in handlers where g_signal_handler_is_connected(playbin, handler) != 0 {
             g_signal_handler_disconnect(playbin, handler)
@@ -352,9 +349,7 @@ final class GStreamerPipeline: @unchecked Sendable {
                 stuck(pipeline, "GStreamer did not finish stopping the pipeline within \(settings.stuckPatience): it is stuck")
             }
         }) {
-            for _ in 0..<Self.stopAttempts where result == GST_STATE_CHANGE_FAILURE {
-                result = gst_element_set_state(playbin, GST_STATE_NULL)
-            }
+            result = Self.setToNull(playbin)
         }
         if result == GST_STATE_CHANGE_FAILURE, !isAbandoned {
             stuck(self, "GStreamer could not stop the pipeline (\(Self.stopAttempts) attempts)")
@@ -366,6 +361,16 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     private static let stopAttempts = 3
+
+    /// Sets `playbin` to NULL, again after a failure (see ``stopPipeline()``), up to
+    /// ``stopAttempts`` times; returns the last result.
+    private static func setToNull(_ playbin: UnsafeMutablePointer<GstElement>) -> GstStateChangeReturn {
+        var result = GST_STATE_CHANGE_FAILURE
+        for _ in 0..<stopAttempts where result == GST_STATE_CHANGE_FAILURE {
+            result = gst_element_set_state(playbin, GST_STATE_NULL)
+        }
+        return result
+    }
 
     func report(_ state: PlaybackState) {
         guard session.reportedState != state else { return }
