@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "EventLoop", targets: ["EventLoop"]),
         .library(name: "MPRIS", targets: ["MPRIS"]),
         .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .executable(name: "linnet", targets: ["linnet"]),
     ],
     dependencies: [
@@ -45,14 +46,24 @@ let package = Package(
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
             name: "Playback", dependencies: ["CGStreamer", "CPulse", "EventLoop"], swiftSettings: strictSettings),
-        // The player: queue, persistence, media sources, the engine ↔ MPRIS bridge.
+        // The player's rules as values: the queue and the player state machine. Imports nothing of
+        // ours and no system library, so its tests need no bus, engine or clock.
+        .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // The owner of the player machine, the MPRIS bridge, persistence, media sources, clock
+        // features and desktop clients around it.
         .target(
             name: "LinnetCore",
-            dependencies: ["MPRIS", "Playback", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "linnet",
-            dependencies: ["LinnetCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "LinnetCore", "PlayerCore", "DBus", "EventLoop", "MPRIS", "Playback",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings),
 
         .target(
@@ -66,10 +77,15 @@ let package = Package(
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LinnetCoreTests", dependencies: ["LinnetCore", "EventLoop", "TestSupport"], swiftSettings: strictSettings),
+            name: "LinnetCoreTests", dependencies: ["LinnetCore", "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LinnetTests", dependencies: ["DBus", "MPRIS", "EventLoop", "LinnetCore", "TestSupport", "linnet"],
+            name: "LinnetTests",
+            dependencies: [
+                "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "Playback", "TestSupport", "linnet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],

@@ -2,6 +2,7 @@ import ArgumentParser
 import DBus
 import Foundation
 import LinnetCore
+import PlayerCore
 import Logging
 import Playback
 

@@ -36,7 +36,7 @@ import TestSupport
                 engine.emit(.volumeChanged(volume: 0.25, muted: true))
                 try await volumes.wait(forCount: 2)
                 #expect(try await proxy.property("Volume") == .double(0))
-                #expect(player.snapshot().volume == 0.25)
+                #expect(player.savedSessionOnLoop().volume == 0.25)
 
                 engine.emit(.volumeChanged(volume: 0.25, muted: false))
                 try await volumes.wait(forCount: 3)

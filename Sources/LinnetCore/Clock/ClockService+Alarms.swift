@@ -1,6 +1,6 @@
 import EventLoop
 import Foundation
-import MPRIS
+import PlayerCore
 
 extension ClockService {
     /// Adds an alarm at `timeText` (see ``AlarmTime/parse(_:now:timeZone:)``); `sound` must
@@ -103,7 +103,7 @@ extension ClockService {
         // Alarm focus first: giving up music focus while nothing else is held would hand other
         // players back their sound for a moment.
         services.focus.acquire(.alarm)
-        controller.suspendMusic()
+        controller.send(.clock(.alarmStarted(AlarmDisplay(id: alarm.id, label: alarm.label, soundURI: soundURI(alarm.sound)))))
         effects.ring(soundURI(alarm.sound), ramp: alarm.ramp)
         let notification = DesktopNotification(
             summary: alarm.label, body: "Alarm — \(resolver.describe(alarm.nextFire, relativeTo: Date()))",
@@ -120,9 +120,6 @@ extension ClockService {
                 }
             }
         }
-        var metadata = Metadata(trackID: TrackID("/org/linnet/alarm/\(alarm.id)"), title: alarm.label, artists: ["Linnet alarm"])
-        metadata.url = soundURI(alarm.sound)
-        controller.setOverlay(PlayerOverlay(metadata: metadata, status: .playing, controllable: true))
         announce(.alarmRinging(alarm))
     }
 
@@ -137,8 +134,7 @@ extension ClockService {
         logger.info("alarm \(id) silenced")
         effects.stop()
         services.notifier.withdraw("alarm")
-        controller.setOverlay(pomodoroOverlay())
-        controller.resumeSuspendedMusic()
+        controller.send(.clock(.alarmEnded))
         services.focus.release(.alarm)
     }
 
@@ -164,26 +160,14 @@ extension ClockService {
         }
     }
 
-    /// MPRIS commands while something of the clock's owns the player.
-    func intercept(_ command: PlayerCommand) -> Bool {
-        let (ringing, pomodoro) = state.withLock { ($0.ringing != nil, $0.pomodoro != nil) }
-        if ringing {
-            switch command {
-            case .next: loop.perform { [weak self] in self?.snoozeRinging() }
-            case .stop, .pause, .playPause: loop.perform { [weak self] in self?.dismissRinging() }
-            case .play: break
-            }
-            return true
+    /// Carries out what the player asks of the clock: the user answered the alarm or the
+    /// Pomodoro through a transport command.
+    func answer(_ request: ClockRequest) {
+        switch request {
+        case .snoozeAlarm: snoozeRinging()
+        case .dismissAlarm: dismissRinging()
+        case .togglePomodoro: togglePomodoro()
+        case .setPomodoroPaused(let paused): setPomodoroPaused(paused)
         }
-        if pomodoro {
-            switch command {
-            case .playPause: togglePomodoro()
-            case .pause: setPomodoroPaused(true)
-            case .play: setPomodoroPaused(false)
-            case .stop, .next: return false
-            }
-            return true
-        }
-        return false
     }
 }

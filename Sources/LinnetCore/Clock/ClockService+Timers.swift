@@ -1,6 +1,6 @@
 import EventLoop
 public import Foundation
-import MPRIS
+import PlayerCore
 
 /// The sleep timer and the Pomodoro.
 extension ClockService {
@@ -21,7 +21,7 @@ extension ClockService {
             state.sleepTimer?.cancel()
             state.sleep = timer
         }
-        controller.setFadeLevel(1)
+        controller.send(.clock(.fade(level: 1)))
         logger.info("sleep timer: pausing in \(ClockDuration.clock(duration)), fading over \(ClockDuration.clock(timer.fade))")
         scheduleSleepTick()
         announce(.sleepTimerChanged)
@@ -36,7 +36,7 @@ extension ClockService {
             return state.sleep != nil
         }
         guard had else { return }
-        controller.setFadeLevel(1)
+        controller.send(.clock(.fade(level: 1)))
         logger.info("sleep timer cancelled")
         announce(.sleepTimerChanged)
     }
@@ -68,15 +68,15 @@ extension ClockService {
                 state.sleep = nil
                 state.sleepTimer = nil
             }
-            controller.pauseMusic()
+            controller.send(.clock(.pauseMusic))
             // The fade never touched the volume setting: back to it for next time.
-            controller.setFadeLevel(1)
+            controller.send(.clock(.fade(level: 1)))
             logger.notice("sleep timer: paused the music")
             announce(.sleepTimerFired)
             announce(.sleepTimerChanged)
             return
         }
-        controller.setFadeLevel(sleep.level(at: now))
+        controller.send(.clock(.fade(level: sleep.level(at: now))))
         scheduleSleepTick()
     }
 
@@ -95,7 +95,7 @@ extension ClockService {
             state.bell = bell
         }
         logger.info("Pomodoro: \(settings.cycles) × \(ClockDuration.clock(settings.work)) focus, breaks \(ClockDuration.clock(settings.shortBreak))/\(ClockDuration.clock(settings.longBreak))")
-        if !music.isEmpty { controller.playItems(music) }
+        if !music.isEmpty { controller.send(.clock(.replaceQueue(music.map(NewTrack.init)))) }
         perform(actions.filter { !(music.isEmpty == false && $0 == .playMusic) })
     }
 
@@ -136,9 +136,10 @@ extension ClockService {
         for action in actions {
             switch action {
             case .playMusic:
-                if ringingAlarm == nil { controller.playMusic() } else { controller.playMusicAfterAlarm() }
+                // Deferred by the player while an alarm rings.
+                controller.send(.clock(.playMusic))
             case .pauseMusic:
-                controller.pauseMusic()
+                controller.send(.clock(.pauseMusic))
             case .ringBell:
                 // An alarm outranks the bell.
                 if ringingAlarm == nil { effects.chime(bellURI()) }
@@ -156,7 +157,7 @@ extension ClockService {
                     state.pomodoroTimer = nil
                     state.pomodoro = nil
                 }
-                controller.pauseMusic()
+                controller.send(.clock(.pauseMusic))
                 logger.notice("Pomodoro finished")
                 announce(.pomodoroPhaseChanged(phase: "", title: ""))
             }
@@ -194,14 +195,10 @@ extension ClockService {
         perform(actions)
     }
 
-    /// What MPRIS shows for the Pomodoro now (nil when none runs).
-    func pomodoroOverlay() -> PlayerOverlay? {
-        guard let session = pomodoro else { return nil }
-        return PlayerOverlay(title: session.title(at: Self.monotonicNow()), controllable: true)
-    }
-
+    /// Shows the Pomodoro's phase and time left on MPRIS (nothing when none runs); a ringing
+    /// alarm is shown over it by the player.
     private func refreshOverlay() {
-        guard ringingAlarm == nil else { return }
-        controller.setOverlay(pomodoroOverlay())
+        let display = pomodoro.map { PomodoroDisplay(title: $0.title(at: Self.monotonicNow())) }
+        controller.send(.clock(.pomodoro(display)))
     }
 }

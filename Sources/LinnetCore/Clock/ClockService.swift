@@ -1,7 +1,7 @@
 public import EventLoop
 public import Foundation
 import Logging
-import MPRIS
+import PlayerCore
 import Synchronization
 
 /// How the clock features are set up.
@@ -119,8 +119,8 @@ public final class ClockService: Sendable {
         let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
         if watcher == nil { logger.info("cannot watch /etc/localtime; a new time zone applies after a restart") }
         zoneWatcherSlot.withLock { $0 = watcher }
-        controller.interceptCommands { [weak self] command in
-            self?.intercept(command) ?? false
+        controller.onClockRequest { [weak self] request in
+            self?.answer(request)
         }
         loop.perform { [weak self] in self?.processDueAlarms() }
         if state.withLock({ !$0.book.alarms.isEmpty }) {

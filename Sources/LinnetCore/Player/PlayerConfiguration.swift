@@ -1,5 +1,6 @@
 public import Foundation
 public import Playback
+public import PlayerCore
 
 /// How the player is set up: its bus name, audio output, where it keeps state, and the
 /// command-line overrides of the saved session.

@@ -1,94 +1,54 @@
 public import DBus
+public import EventLoop
 import Foundation
 import Logging
 public import MPRIS
 public import Playback
-import Synchronization
+public import PlayerCore
 
-/// The player: owns the queue, drives the engine, and publishes everything on MPRIS.
+/// The player's one owner: it feeds every input to the ``PlayerMachine`` in arrival order and
+/// carries out the effects, on the shared loop thread.
 ///
-/// Commands arrive from the bus (on the loop thread) and engine events from its stream; both
-/// take the one state lock, decide with the queue's value logic, then issue engine commands
-/// (which return at once) and publish the new state. A command's effect is therefore visible on
-/// the bus before its D-Bus reply goes out.
+/// The loop thread is the serial owner because D-Bus dispatch already runs there: a bus command
+/// is handled, its effects published, and only then is its reply sent, so a client sees the
+/// effect of its call before the reply. Inputs from other threads (engine events, tag scans,
+/// focus requests) hop onto the loop. Effects that feed an input back (the clock answering an
+/// alarm's Stop) queue it behind the current one instead of recursing.
 public final class PlayerController: Sendable {
-    struct State {
-        var queue = PlayQueue()
-        var info: [UInt64: TrackInfo] = [:]
-        /// What the user asked for; the engine's reports confirm it.
-        var intent: PlaybackStatus = .stopped
-        var loadedEntryID: UInt64?
-        /// The entry handed to the engine for a gapless switch.
-        var queuedNextID: UInt64?
-        /// The engine announced a gapless switch: the next trackStarted is the queued entry.
-        var switchPending = false
-        /// The level to play at, saved with the session; kept while muted.
-        var volume = 1.0
-        /// The user muted linnet's stream in the sound server's mixer. MPRIS has no mute, so
-        /// Volume reads 0 meanwhile: what clients show is what the user hears.
-        var muted = false
-        var rate = 1.0
-        /// Where to seek once the loaded entry is ready (resuming a saved session).
-        var pendingSeek: Int64?
-        /// A seek the engine has not confirmed yet: until it does, its position queries still
-        /// answer from before the seek, so the target is the truthful position.
-        var seekInFlight: Int64?
-        /// The engine's last position answer and the entry it was for: while the engine cannot
-        /// answer (prerolling, which can take seconds on a slow stream or a loaded machine) it is
-        /// not moving, so this, not the published position running on with the clock, is where
-        /// playback is.
-        var lastEnginePosition: (entry: UInt64, microseconds: Int64)?
-        /// Paused because the sound server asked (a call started); resume when it ends.
-        var pausedBySoundServer = false
-        var activePlaylist: Playlist?
-    }
-
-    let state = Mutex(State())
+    let owner: LoopBound<PlayerOwner>
     let engine: any PlaybackEngine
     let scanner: MetadataScanner
-    let connection: DBusConnection
     let configuration: PlayerConfiguration
-    let logger: Logger
     let playlistLibrary: PlaylistLibrary
-    private let serverSlot = Mutex<MPRISServer?>(nil)
-    private let quitHandler = Mutex<(@Sendable () -> Void)?>(nil)
-    let saver: SessionSaver
-    /// The clock features' overlay and command take-over (PlayerController+Takeover).
-    let takeover = Takeover()
-    /// Other players, staying awake and notifications, shared with the clock features.
-    let desktop: DesktopServices
-    let desktopLink = Mutex(DesktopLinkState())
-
+    let logger: Logger
     /// The MPRIS server publishing this player.
-    public var server: MPRISServer { serverSlot.withLock { $0! } }
+    public let server: MPRISServer
 
     /// Creates a player on `connection` playing through `engine`, using `desktop` for audio
     /// focus, suspend inhibition and notifications.
     public init(
         connection: DBusConnection, engine: any PlaybackEngine, configuration: PlayerConfiguration,
-        desktop: DesktopServices = .inert
+        desktop: DesktopServices = .inert, loop: EventLoop = .shared
     ) {
-        self.connection = connection
-        self.desktop = desktop
         self.engine = engine
         self.configuration = configuration
         scanner = MetadataScanner(maxConcurrentScans: 2)
         logger = Logger(label: "linnet.player")
         playlistLibrary = PlaylistLibrary(directories: configuration.playlistDirectories)
-        saver = SessionSaver(store: StateStore<SavedSession>(fileURL: configuration.sessionFile), logger: logger)
-        let server = MPRISServer(
-            connection: connection, state: Self.initialMPRISState(configuration), root: self, player: self,
-            trackList: self, playlists: self)
-        serverSlot.withLock { $0 = server }
-    }
-
-    /// Called when a client asks the player to quit (`Quit`).
-    public func onQuit(_ handler: @escaping @Sendable () -> Void) {
-        quitHandler.withLock { $0 = handler }
-    }
-
-    func requestQuit() {
-        quitHandler.withLock { $0 }?()
+        var settings = PlayerMachine.Settings()
+        settings.announcesTracks = configuration.desktop.notifyTrackChanges
+        settings.pausesWhenRouteLost = configuration.desktop.onRouteLost == .pause
+        settings.maximumQueueLength = MediaAdmission.maximumQueueLength
+        let bridge = MPRISBridge()
+        server = MPRISServer(
+            connection: connection, state: Self.initialMPRISState(configuration), root: bridge, player: bridge,
+            trackList: bridge, playlists: bridge)
+        owner = LoopBound(
+            PlayerOwner(
+                machine: PlayerMachine(settings: settings), engine: engine, desktop: desktop, logger: logger,
+                saver: SessionSaver(store: StateStore<SavedSession>(fileURL: configuration.sessionFile), logger: logger)),
+            loop: loop)
+        bridge.player = self
     }
 
     private static func initialMPRISState(_ configuration: PlayerConfiguration) -> MPRISState {
@@ -108,57 +68,125 @@ public final class PlayerController: Sendable {
     /// consuming engine events. Returns the bus name owned.
     @discardableResult
     public func start(session: SavedSession?, items: [PlayableItem], autoplay: Bool) throws(DBusError) -> BusName {
-        state.withLock { state in
-            if let session, items.isEmpty {
-                state.queue = session.queue
-                state.volume = session.volume
-                state.rate = session.rate
-                state.pendingSeek = session.positionMicroseconds > 0 ? session.positionMicroseconds : nil
-            } else {
-                state.queue.replaceAll(with: items.map(\.uri))
-                for (entry, item) in zip(state.queue.entries, items) {
-                    state.info[entry.id] = TrackInfo(item: item)
-                }
-            }
-            if let repeatMode = configuration.repeatMode { state.queue.repeatMode = repeatMode }
-            if let shuffle = configuration.shuffle, shuffle != state.queue.isShuffled { state.queue.setShuffle(shuffle) }
-            if let volume = configuration.volume { state.volume = max(0, volume) }
+        let startup = PlayerStartup(
+            session: session.map {
+                ResumedSession(queue: $0.queue, positionMicroseconds: $0.positionMicroseconds, volume: $0.volume, rate: $0.rate)
+            },
+            tracks: items.map(NewTrack.init), autoplay: autoplay, repeatMode: configuration.repeatMode,
+            shuffle: configuration.shuffle, volume: configuration.volume)
+        owner.loop.sync {
+            owner.value.attach(player: self)
+            consumeEngineEvents()
+            connectDesktop()
+            refreshPlaylists()
+            owner.value.send(.start(startup))
         }
-        consumeEngineEvents()
-        connectDesktop()
-        let (volume, rate) = state.withLock { ($0.volume, $0.rate) }
-        engine.setVolume(volume)
-        engine.setRate(rate)
-        refreshPlaylists()
-        state.withLock { state in
-            loadCurrent(&state, intent: autoplay ? .playing : .paused)
-            publish(state, replacingTrackList: true)
-        }
-        scanQueue()
         let name = try server.start(name: configuration.busName)
         logger.info("on the bus as \(name)")
         return name
     }
 
-    /// Saves the session, leaves the bus and stops the engine.
+    /// Saves the session, gives back what is held, leaves the bus and stops the engine.
     public func shutdown() {
-        saver.saveNow(snapshot())
-        disconnectDesktop()
+        let session = owner.loop.sync {
+            owner.value.send(.shutdown)
+            return owner.value.savedSession()
+        }
+        owner.loop.sync { owner.value.saver.saveNow(session) }
         server.stop()
         engine.shutdown()
         scanner.shutdown()
     }
 
-    /// The session as it would be saved now.
-    func snapshot() -> SavedSession {
-        // Mid-seek the engine cannot say where it is; the published position (anchored at the
-        // seek target and advancing with the clock) is then the best answer.
-        let position = currentPosition() ?? server.currentState.player.position
-        return state.withLock { state in
-            SavedSession(queue: state.queue, positionMicroseconds: position, volume: state.volume, rate: state.rate)
-        }
+    /// Feeds `input` to the machine on the loop thread: at once when called there (a bus
+    /// command), otherwise queued behind the loop's work.
+    public func send(_ input: PlayerInput) {
+        let owner = self.owner
+        owner.loop.perform { _ = owner.value.send(input) }
+    }
+
+    /// Feeds a user's command and reports a refusal. Called on the loop thread (bus handlers).
+    func sendRefusable(_ command: PlayerCommand) throws(PlayerRefusal) {
+        if let refusal = owner.loop.sync({ owner.value.send(.command(command)) }) { throw refusal }
+    }
+
+    /// Reads the machine on the loop thread.
+    func read<T>(_ body: (PlayerMachine) -> T) -> T {
+        owner.loop.sync { body(owner.value.machine) }
+    }
+
+    /// Lets the clock features answer what the machine asks of them (Stop dismisses an alarm,
+    /// PlayPause pauses a Pomodoro).
+    public func onClockRequest(_ handler: @escaping @Sendable (ClockRequest) -> Void) {
+        owner.loop.sync { owner.value.clockHandler = handler }
+    }
+
+    /// Called when a client asks the player to quit (`Quit`).
+    public func onQuit(_ handler: @escaping @Sendable () -> Void) {
+        owner.loop.sync { owner.value.quitHandler = handler }
+    }
+
+    func requestQuit() {
+        let handler = owner.loop.sync { owner.value.quitHandler }
+        handler?()
     }
 
     /// A copy of the queue, for tests and diagnostics.
-    public var queue: PlayQueue { state.withLock { $0.queue } }
+    public var queue: PlayQueue { read(\.queue) }
+
+    /// Where playback is in the loaded track, in microseconds.
+    public func currentPosition() -> Microseconds {
+        owner.loop.sync { owner.value.currentPosition() }
+    }
+
+    /// Consumes the engine's one event stream for the player's whole life.
+    private func consumeEngineEvents() {
+        let events = engine.events
+        Task.detached { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                self.engineReported(event)
+            }
+        }
+    }
+
+    private func engineReported(_ event: PlaybackEvent) {
+        switch event {
+        case .warning(let uri, let message):
+            logger.warning("\(uri ?? "playback"): \(message)")
+        case .outputRouteChanged(let route, let change):
+            logRouteChange(to: route, change)
+        default:
+            break
+        }
+        if let report = EngineReport(event) { send(.engine(report)) }
+    }
+
+    private func logRouteChange(to route: OutputRoute, _ change: RouteChange) {
+        switch change {
+        case .initial: logger.debug("the audio output is \(route)")
+        case .unchanged: break
+        case .sinkVanished: logger.info("the audio output went away; the sound server moved it to \(route)")
+        case .privateListeningEnded: logger.info("the audio output left the headphones for \(route)")
+        case .privateListeningStarted: logger.info("the audio output is now headphones (\(route))")
+        case .moved: logger.info("the audio output was moved to \(route)")
+        }
+    }
+
+    /// Listens for the focus coordinator asking linnet to give way (when it can ask).
+    private func connectDesktop() {
+        guard let focus = owner.value.desktop.focus as? any AudioFocusInterrupting else { return }
+        focus.onInterruption { [weak self] interruption in
+            switch interruption {
+            case .yield: self?.send(.focus(.yield))
+            case .resume: self?.send(.focus(.resume))
+            }
+        }
+    }
+
+    /// Re-reads the playlist folders and publishes how many playlists there are.
+    func refreshPlaylists() {
+        let count = playlistLibrary.scan().count
+        server.update { $0.playlists.playlistCount = UInt32(count) }
+    }
 }

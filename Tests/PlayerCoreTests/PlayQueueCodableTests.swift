@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Encodes and decodes through JSON, as the state file will.
 func roundTrip(_ queue: PlayQueue) throws -> PlayQueue {

@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Next, Previous and natural ends in natural order, under every repeat mode.
 @Suite struct PlayQueueNavigationTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Shuffle rounds, history, repeat modes while shuffled, and switching shuffle on and off.
 @Suite struct PlayQueueShuffleTests {

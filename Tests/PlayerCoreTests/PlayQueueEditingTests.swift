@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Append, insert, remove, jump and replace in natural order, and the id counter.
 @Suite struct PlayQueueEditingTests {

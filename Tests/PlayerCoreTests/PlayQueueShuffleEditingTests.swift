@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Insert, remove and jump while shuffled: the round still covers everything once, and history
 /// and plan stay sensible.

@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 // Shared fixtures for the PlayQueue suites, plus construction, lookup and empty-queue tests.
 

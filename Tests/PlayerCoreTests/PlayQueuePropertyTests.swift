@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Randomised operation sequences: whatever happened before, `upcoming()`, `canAdvance` and
 /// `canRetreat` predict exactly what the moves then do, and the invariants hold after every step.

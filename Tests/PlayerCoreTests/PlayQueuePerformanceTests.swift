@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// Large queues through every operation: the results stay right. The time taken is printed, not
 /// asserted (shared machines are noisy); `make bench` measures queue edits on 10 000 tracks.

@@ -1,5 +1,5 @@
 import Testing
-@testable import LinnetCore
+@testable import PlayerCore
 
 /// The queue's seeded generator: reproducible, in range, and shuffles into permutations.
 @Suite struct PlayQueueRandomnessTests {

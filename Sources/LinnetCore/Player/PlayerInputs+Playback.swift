@@ -1,0 +1,56 @@
+import Playback
+public import PlayerCore
+
+/// The engine's and the resolver's values as the player machine's inputs.
+extension TrackTags {
+    /// The tags of `metadata` the player publishes.
+    init(_ metadata: TrackMetadata) {
+        self.init()
+        title = metadata.title
+        artists = metadata.artists
+        album = metadata.album
+        albumArtists = metadata.albumArtists
+        trackNumber = metadata.trackNumber
+        discNumber = metadata.discNumber
+        genres = metadata.genres
+        composers = metadata.composers
+        comment = metadata.comment
+        date = metadata.date
+        lyrics = metadata.lyrics
+        beatsPerMinute = metadata.beatsPerMinute
+        durationMicroseconds = metadata.durationMicroseconds
+        artURI = metadata.artURI
+    }
+}
+
+extension NewTrack {
+    /// A resolved item with what it already tells: playlist hints, and tags if it was scanned.
+    public init(_ item: PlayableItem) {
+        self.init(uri: item.uri, facts: TrackFacts(
+            hintTitle: item.title, hintArtist: item.artist, duration: item.durationMicroseconds,
+            scannedTags: item.scanned.map { TrackTags($0.metadata) }, scannedDuration: item.scanned?.durationMicroseconds))
+    }
+}
+
+extension EngineReport {
+    /// What the player acts on in `event`; nil for what it leaves alone (transient engine states
+    /// must not make panels flicker: the transport follows the user's intent).
+    init?(_ event: PlaybackEvent) {
+        switch event {
+        case .aboutToFinish(_, let next): self = .aboutToFinish(handsOverNext: next != nil)
+        case .trackStarted(let uri): self = .trackStarted(uri: uri)
+        case .endOfStream: self = .endOfStream
+        case .error(let failure):
+            self = .failed(EngineFailure(
+                uri: failure.uri, message: failure.message, currentTrackContinues: failure.currentTrackContinues))
+        case .metadataChanged(let uri, let tags): self = .tags(uri: uri, TrackTags(tags))
+        case .durationChanged(let uri, let microseconds): self = .duration(uri: uri, microseconds: microseconds)
+        case .soundServerRequest(.pause), .soundServerRequest(.stop): self = .soundServer(.pause)
+        case .soundServerRequest(.resume): self = .soundServer(.resume)
+        case .volumeChanged(let volume, let muted): self = .mixerVolume(volume, muted: muted)
+        case .outputRouteChanged(_, let change): self = .routeChanged(lostRoute: change.lostRoute)
+        case .seekCompleted: self = .seekCompleted
+        case .stateChanged, .buffering, .warning: return nil
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Logging
+import MPRIS
+import Playback
+import PlayerCore
+
+/// The player machine and the state of carrying out its effects. Lives on the loop thread
+/// only (``PlayerController`` holds it in a `LoopBound`), so nothing here needs a lock.
+final class PlayerOwner {
+    private(set) var machine: PlayerMachine
+    let engine: any PlaybackEngine
+    let desktop: DesktopServices
+    let logger: Logger
+    let saver: SessionSaver
+    /// Answers the machine's requests to the clock features.
+    var clockHandler: (@Sendable (ClockRequest) -> Void)?
+    /// Called when a client asks the player to quit.
+    var quitHandler: (@Sendable () -> Void)?
+    /// The controller, for the MPRIS server, the scanner and inputs from callbacks.
+    private(set) weak var player: PlayerController?
+    /// Inputs that arrived while effects were being carried out.
+    private var backlog: [PlayerInput] = []
+    private var isHandling = false
+
+    init(machine: PlayerMachine, engine: any PlaybackEngine, desktop: DesktopServices, logger: Logger, saver: SessionSaver) {
+        self.machine = machine
+        self.engine = engine
+        self.desktop = desktop
+        self.logger = logger
+        self.saver = saver
+    }
+
+    func attach(player: PlayerController) {
+        self.player = player
+    }
+
+    /// Handles `input` and carries out its effects, then any input those effects fed back, in
+    /// order. Returns the refusal of `input` itself, if it was refused and handled at once.
+    @discardableResult
+    func send(_ input: PlayerInput) -> PlayerRefusal? {
+        guard !isHandling else {
+            backlog.append(input)
+            return nil
+        }
+        isHandling = true
+        defer { isHandling = false }
+        let refusal = perform(machine.handle(input))
+        // Iterative, never recursive: a chain of inputs feeding inputs cannot grow the stack.
+        while !backlog.isEmpty {
+            _ = perform(machine.handle(backlog.removeFirst()))
+        }
+        return refusal
+    }
+
+    /// The session as it would be saved now.
+    func savedSession() -> SavedSession {
+        SavedSession(queue: machine.queue, positionMicroseconds: currentPosition(), volume: machine.volume, rate: machine.rate)
+    }
+
+    /// Where playback is, asking the engine only when the machine cannot tell.
+    func currentPosition() -> Int64 {
+        if let known = machine.positionWithoutEngine { return known }
+        return machine.position(engineAnswer: engine.position())
+    }
+}
