@@ -79,7 +79,12 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LinnetCoreTests", dependencies: ["LinnetCore", "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport"], swiftSettings: strictSettings),
+            name: "LinnetCoreTests",
+            dependencies: [
+                "LinnetCore", "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetTests",
             dependencies: [
@@ -88,8 +93,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PlaybackTests", dependencies: ["Playback", "EventLoop", "TestSupport"],
+            name: "PlaybackTests", dependencies: ["Playback", "CGStreamer", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
+        // Reads the manifest and the sources: every import is declared, PlayerCore stays pure.
+        .testTarget(name: "PackageLayoutTests", swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
