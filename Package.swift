@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MPRIS", targets: ["MPRIS"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
+        .library(name: "PlayerTestKit", targets: ["PlayerTestKit"]),
         .executable(name: "linnet", targets: ["linnet"]),
     ],
     dependencies: [
@@ -49,6 +50,9 @@ let package = Package(
         // The player's rules as values: the queue and the player state machine. Imports nothing of
         // ours and no system library, so its tests need no bus, engine or clock.
         .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // For anyone extending the player: a harness that feeds the machine and reads its effects,
+        // and a scripted engine that stands in for GStreamer under the real owner.
+        .target(name: "PlayerTestKit", dependencies: ["PlayerCore", "Playback"], swiftSettings: strictSettings),
         // The owner of the player machine, the MPRIS bridge, persistence, media sources, clock
         // features and desktop clients around it.
         .target(
@@ -77,11 +81,11 @@ let package = Package(
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"], swiftSettings: strictSettings),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetCoreTests",
             dependencies: [
-                "LinnetCore", "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport",
+                "LinnetCore", "PlayerCore", "PlayerTestKit", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

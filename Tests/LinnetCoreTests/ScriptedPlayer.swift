@@ -2,6 +2,7 @@ import DBus
 import Foundation
 @testable import LinnetCore
 import Playback
+import PlayerTestKit
 import TestSupport
 
 /// The real player on a private bus, fed by a ``ScriptedEngine``.

@@ -1,4 +1,5 @@
 @testable import PlayerCore
+import PlayerTestKit
 import Testing
 
 /// The engine's reports: gapless switches, failures, interruptions, route changes and tags.
@@ -6,17 +7,17 @@ import Testing
     let uris = ["file:///m/a.ogg", "file:///m/b.ogg", "file:///m/c.ogg"]
 
     @Test func aGaplessSwitchAdvancesTheQueueAndHandsOverTheOneAfter() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         fixture.send(.engine(.aboutToFinish(handsOverNext: true)))
         let started = fixture.send(.engine(.trackStarted(uri: uris[1])))
         #expect(fixture.machine.queue.current?.uri == uris[1])
-        #expect(MachineFixture.engineCommands(started) == [.setNext(uris[2])])
+        #expect(MachineHarness.engineCommands(started) == [.setNext(uris[2])])
         #expect(started.contains(.publish(fixture.machine.snapshot, position: .at(0), trackList: nil)))
         #expect(!started.contains(.seeked(toMicroseconds: 0)))
     }
 
     @Test func repeatOneRestartsWithASeekedSignal() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         fixture.command(.setRepeatMode(.track))
         fixture.send(.engine(.aboutToFinish(handsOverNext: true)))
         let started = fixture.send(.engine(.trackStarted(uri: uris[0])))
@@ -30,7 +31,7 @@ import Testing
         _ = queue.replaceAll(with: uris, startAt: 1)
         let start = machine.handle(.start(PlayerStartup(
             session: ResumedSession(queue: queue, positionMicroseconds: 42_000_000, volume: 0.5, rate: 1.5), autoplay: false)))
-        #expect(MachineFixture.engineCommands(start).prefix(5) == [.setVolume(0.5), .setRate(1.5), .load(uris[1]), .pause,
+        #expect(MachineHarness.engineCommands(start).prefix(5) == [.setVolume(0.5), .setRate(1.5), .load(uris[1]), .pause,
                                                                    .seek(toMicroseconds: 42_000_000)])
         let started = machine.handle(.engine(.trackStarted(uri: uris[1])))
         #expect(started.last == .seeked(toMicroseconds: 42_000_000))
@@ -38,18 +39,18 @@ import Testing
     }
 
     @Test func aBrokenLoadedTrackIsMarkedAndSkippedKeepingTheTransport() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let failed = fixture.send(.engine(.failed(EngineFailure(uri: uris[0], message: "Could not decode"))))
         #expect(fixture.machine.tracks[fixture.id(0)]?.failure == "Could not decode")
-        #expect(MachineFixture.engineCommands(failed).prefix(2) == [.load(uris[1]), .play])
+        #expect(MachineHarness.engineCommands(failed).prefix(2) == [.load(uris[1]), .play])
         #expect(failed.contains(.log(.warning, "skipping \(uris[0]): Could not decode")))
         // Its duplicate is the same failure: nothing new is marked or loaded twice.
         let duplicate = fixture.send(.engine(.failed(EngineFailure(uri: uris[0], message: "Internal data stream error"))))
-        #expect(MachineFixture.engineCommands(duplicate).filter { if case .load = $0 { true } else { false } } == [.load(uris[1])])
+        #expect(MachineHarness.engineCommands(duplicate).filter { if case .load = $0 { true } else { false } } == [.load(uris[1])])
     }
 
     @Test func aQueueOfOnlyBrokenFilesEndsStoppedInsteadOfSpinning() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         for (index, uri) in uris.enumerated() {
             fixture.send(.scanned(entryID: fixture.id(index), .unreadable("not audio: \(uri)")))
         }
@@ -57,27 +58,27 @@ import Testing
         #expect(fixture.machine.transport == .stopped)
         let play = fixture.command(.play)
         #expect(fixture.machine.transport != .playing)
-        #expect(!MachineFixture.engineCommands(play).contains(.play))
+        #expect(!MachineHarness.engineCommands(play).contains(.play))
     }
 
     @Test func aBrokenQueuedNextIsWithdrawnAndTheCurrentPlaysOn() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let failed = fixture.send(.engine(.failed(EngineFailure(uri: uris[1], message: "bad", currentTrackContinues: true))))
-        #expect(MachineFixture.engineCommands(failed) == [.setNext(nil)])
+        #expect(MachineHarness.engineCommands(failed) == [.setNext(nil)])
         #expect(fixture.machine.queue.current?.uri == uris[0])
         #expect(fixture.machine.transport == .playing)
         // The natural end then moves past the broken entry.
         let ended = fixture.send(.engine(.endOfStream))
-        #expect(MachineFixture.engineCommands(ended).prefix(2) == [.load(uris[2]), .play])
+        #expect(MachineHarness.engineCommands(ended).prefix(2) == [.load(uris[2]), .play])
     }
 
     @Test func aCallPausesAndItsEndResumesButNotAfterTheUserPaused() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let call = fixture.send(.engine(.soundServer(.pause)))
-        #expect(MachineFixture.engineCommands(call) == [.pause])
+        #expect(MachineHarness.engineCommands(call) == [.pause])
         // Focus and the inhibitor stay held through a call.
         #expect(!call.contains(.holdPlayback(false)))
-        #expect(MachineFixture.engineCommands(fixture.send(.engine(.soundServer(.resume)))) == [.play])
+        #expect(MachineHarness.engineCommands(fixture.send(.engine(.soundServer(.resume)))) == [.play])
 
         fixture.send(.engine(.soundServer(.pause)))
         fixture.command(.play)
@@ -86,22 +87,22 @@ import Testing
     }
 
     @Test func aLostRoutePausesUnlessToldToPlayOn() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         #expect(fixture.send(.engine(.routeChanged(lostRoute: false))).isEmpty)
-        #expect(MachineFixture.engineCommands(fixture.send(.engine(.routeChanged(lostRoute: true)))) == [.pause])
+        #expect(MachineHarness.engineCommands(fixture.send(.engine(.routeChanged(lostRoute: true)))) == [.pause])
 
         var settings = PlayerMachine.Settings()
         settings.pausesWhenRouteLost = false
-        var keep = MachineFixture(uris: uris, autoplay: true, settings: settings)
+        var keep = MachineHarness(uris: uris, autoplay: true, settings: settings)
         #expect(keep.send(.engine(.routeChanged(lostRoute: true))).isEmpty)
     }
 
     @Test func tagsForTheLoadedTrackRepublishOnlyWhenTheyChangeSomething() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         var tags = TrackTags()
         tags.title = "Song"
         let first = fixture.send(.engine(.tags(uri: uris[0], tags)))
-        #expect(MachineFixture.lastSnapshot(first)?.current?.facts.tags.title == "Song")
+        #expect(MachineHarness.lastSnapshot(first)?.current?.facts.tags.title == "Song")
         #expect(fixture.send(.engine(.tags(uri: uris[0], tags))).isEmpty)
         // Tags for a URI that is not loaded are late: ignored.
         #expect(fixture.send(.engine(.tags(uri: uris[2], tags))).isEmpty)
@@ -110,7 +111,7 @@ import Testing
     @Test func eachTrackIsAnnouncedOnceWhilePlaying() {
         var settings = PlayerMachine.Settings()
         settings.announcesTracks = true
-        var fixture = MachineFixture(uris: uris, autoplay: true, settings: settings)
+        var fixture = MachineHarness(uris: uris, autoplay: true, settings: settings)
         let announced = fixture.log.filter { if case .announce = $0 { true } else { false } }
         #expect(announced.count == 1)
         #expect(fixture.command(.setRate(1.5)).allSatisfy { if case .announce = $0 { false } else { true } })

@@ -1,4 +1,5 @@
 @testable import PlayerCore
+import PlayerTestKit
 import Testing
 
 /// The clock features own the transport while an alarm rings or a Pomodoro runs: the user's
@@ -8,22 +9,22 @@ import Testing
     let alarm = AlarmDisplay(id: 3, label: "Wake", soundURI: "file:///s/alarm.ogg")
 
     @Test func anAlarmPausesTheMusicShowsItselfAndResumesTheMusicWhenItEnds() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let ring = fixture.send(.clock(.alarmStarted(alarm)))
-        #expect(MachineFixture.engineCommands(ring) == [.pause])
-        let shown = MachineFixture.lastSnapshot(ring)
+        #expect(MachineHarness.engineCommands(ring) == [.pause])
+        let shown = MachineHarness.lastSnapshot(ring)
         #expect(shown?.alarm == alarm)
         #expect(shown?.transport == .paused)
         #expect(shown?.overlayOwnsTransport == true)
 
         let end = fixture.send(.clock(.alarmEnded))
-        #expect(MachineFixture.engineCommands(end) == [.play])
-        #expect(MachineFixture.lastSnapshot(end)?.alarm == nil)
+        #expect(MachineHarness.engineCommands(end) == [.play])
+        #expect(MachineHarness.lastSnapshot(end)?.alarm == nil)
         #expect(fixture.machine.transport == .playing)
     }
 
     @Test func transportCommandsAnswerARingingAlarmAndLeaveTheMusicAlone() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         fixture.send(.clock(.alarmStarted(alarm)))
         for (command, request) in [(PlayerCommand.stop, ClockRequest.dismissAlarm), (.pause, .dismissAlarm),
                                    (.playPause, .dismissAlarm), (.next, .snoozeAlarm)] {
@@ -36,31 +37,31 @@ import Testing
     }
 
     @Test func musicPausedOnPurposeDuringAnAlarmStaysPausedAfterIt() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         fixture.send(.clock(.alarmStarted(alarm)))
         fixture.send(.clock(.pauseMusic))
         let end = fixture.send(.clock(.alarmEnded))
-        #expect(MachineFixture.engineCommands(end).isEmpty)
+        #expect(MachineHarness.engineCommands(end).isEmpty)
         #expect(fixture.machine.transport == .paused)
     }
 
     @Test func aFocusBlockStartingWhileAnAlarmRingsPlaysWhenTheAlarmEnds() {
-        var fixture = MachineFixture(uris: uris)
+        var fixture = MachineHarness(uris: uris)
         fixture.send(.clock(.alarmStarted(alarm)))
-        #expect(MachineFixture.engineCommands(fixture.send(.clock(.playMusic))).isEmpty)
+        #expect(MachineHarness.engineCommands(fixture.send(.clock(.playMusic))).isEmpty)
         let end = fixture.send(.clock(.alarmEnded))
-        #expect(MachineFixture.engineCommands(end) == [.play])
+        #expect(MachineHarness.engineCommands(end) == [.play])
     }
 
     @Test func aPomodoroTakesPlayPauseAndLetsStopAndNextThrough() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let shown = fixture.send(.clock(.pomodoro(PomodoroDisplay(title: "Focus 1 of 4 · 25 min left"))))
-        #expect(MachineFixture.lastSnapshot(shown)?.pomodoro?.title == "Focus 1 of 4 · 25 min left")
+        #expect(MachineHarness.lastSnapshot(shown)?.pomodoro?.title == "Focus 1 of 4 · 25 min left")
         #expect(fixture.command(.playPause) == [.clock(.togglePomodoro)])
         #expect(fixture.command(.pause) == [.clock(.setPomodoroPaused(true))])
         #expect(fixture.command(.play) == [.clock(.setPomodoroPaused(false))])
         let next = fixture.command(.next)
-        #expect(MachineFixture.engineCommands(next).first == .load(uris[1]))
+        #expect(MachineHarness.engineCommands(next).first == .load(uris[1]))
         fixture.command(.stop)
         #expect(fixture.machine.transport == .stopped)
         // The same display again publishes nothing.
@@ -68,30 +69,30 @@ import Testing
     }
 
     @Test func anAlarmOverAPomodoroAnswersFirstAndThePomodoroShowsAgainAfterIt() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         fixture.send(.clock(.pomodoro(PomodoroDisplay(title: "Focus"))))
         fixture.send(.clock(.alarmStarted(alarm)))
         #expect(fixture.command(.playPause) == [.clock(.dismissAlarm)])
         let end = fixture.send(.clock(.alarmEnded))
-        #expect(MachineFixture.lastSnapshot(end)?.pomodoro?.title == "Focus")
+        #expect(MachineHarness.lastSnapshot(end)?.pomodoro?.title == "Focus")
         #expect(fixture.command(.playPause) == [.clock(.togglePomodoro)])
     }
 
     @Test func anotherPlayerTakingFocusPausesAndItsEndResumes() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let yield = fixture.send(.focus(.yield))
-        #expect(MachineFixture.engineCommands(yield) == [.pause])
+        #expect(MachineHarness.engineCommands(yield) == [.pause])
         let resume = fixture.send(.focus(.resume))
-        #expect(MachineFixture.engineCommands(resume) == [.play])
+        #expect(MachineHarness.engineCommands(resume) == [.play])
         // A user's pause meanwhile is not undone by the other player stopping.
         fixture.send(.focus(.yield))
         fixture.command(.play)
         fixture.command(.pause)
-        #expect(MachineFixture.engineCommands(fixture.send(.focus(.resume))).isEmpty)
+        #expect(MachineHarness.engineCommands(fixture.send(.focus(.resume))).isEmpty)
     }
 
     @Test func afterShutdownNothingTakesFocusAgain() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let shutdown = fixture.send(.shutdown)
         #expect(shutdown == [.holdPlayback(false)])
         let play = fixture.command(.next)

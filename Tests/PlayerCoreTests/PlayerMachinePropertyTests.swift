@@ -1,4 +1,5 @@
 @testable import PlayerCore
+import PlayerTestKit
 import Testing
 
 /// Random inputs of every kind, in any order, never break the machine's invariants. Seeded, so a
@@ -25,12 +26,12 @@ import Testing
             }
             #expect(machine.tracks.keys.allSatisfy { machine.queue.entry(id: $0) != nil }, "\(context): facts of removed entries")
             // Whatever changed what clients see was published, and the last publication is the truth.
-            if let published = MachineFixture.lastSnapshot(effects) {
+            if let published = MachineHarness.lastSnapshot(effects) {
                 #expect(published == machine.snapshot, "\(context)")
             }
             if machine.alarm != nil, case .command(let command) = input,
                [.play, .pause, .playPause, .stop, .next].contains(command) {
-                #expect(MachineFixture.engineCommands(effects).isEmpty, "\(context): a ringing alarm let the music be driven")
+                #expect(MachineHarness.engineCommands(effects).isEmpty, "\(context): a ringing alarm let the music be driven")
             }
         }
     }

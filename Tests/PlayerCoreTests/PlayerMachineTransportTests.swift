@@ -1,4 +1,5 @@
 @testable import PlayerCore
+import PlayerTestKit
 import Testing
 
 /// Transport commands as value in, effects out: no bus, no engine, no clock.
@@ -6,8 +7,8 @@ import Testing
     let uris = ["file:///m/a.ogg", "file:///m/b.ogg", "file:///m/c.ogg"]
 
     @Test func startLoadsTheFirstEntryPausedQueuesTheNextAndAsksForScans() {
-        let fixture = MachineFixture(uris: uris)
-        let commands = MachineFixture.engineCommands(fixture.log)
+        let fixture = MachineHarness(uris: uris)
+        let commands = MachineHarness.engineCommands(fixture.log)
         #expect(commands.prefix(3) == [.setVolume(1), .setRate(1), .load(uris[0])])
         #expect(commands.contains(.pause))
         #expect(commands.last == .setNext(uris[1]))
@@ -21,45 +22,45 @@ import Testing
     }
 
     @Test func playPauseTogglesAndPausePublishesTheEnginePosition() {
-        var fixture = MachineFixture(uris: uris)
+        var fixture = MachineHarness(uris: uris)
         let play = fixture.command(.playPause)
-        #expect(MachineFixture.engineCommands(play) == [.play])
-        #expect(MachineFixture.lastSnapshot(play)?.transport == .playing)
+        #expect(MachineHarness.engineCommands(play) == [.play])
+        #expect(MachineHarness.lastSnapshot(play)?.transport == .playing)
         #expect(play.contains(.holdPlayback(true)))
 
         let pause = fixture.command(.playPause)
-        #expect(MachineFixture.engineCommands(pause) == [.pause])
+        #expect(MachineHarness.engineCommands(pause) == [.pause])
         #expect(pause.contains(.publish(fixture.machine.snapshot, position: .engineNow, trackList: nil)))
         #expect(pause.contains(.holdPlayback(false)))
         #expect(pause.contains(.saveSoon))
     }
 
     @Test func nextKeepsAPausedPlayerPausedAndStopReloadsOnPlay() {
-        var fixture = MachineFixture(uris: uris)
+        var fixture = MachineHarness(uris: uris)
         let next = fixture.command(.next)
-        #expect(MachineFixture.engineCommands(next).prefix(2) == [.load(uris[1]), .pause])
+        #expect(MachineHarness.engineCommands(next).prefix(2) == [.load(uris[1]), .pause])
         #expect(fixture.machine.transport == .paused)
 
         fixture.command(.stop)
         #expect(fixture.machine.transport == .stopped)
         let play = fixture.command(.play)
-        #expect(MachineFixture.engineCommands(play).prefix(2) == [.load(uris[1]), .play])
+        #expect(MachineHarness.engineCommands(play).prefix(2) == [.load(uris[1]), .play])
     }
 
     @Test func aSeekWhileStoppedIsWhereTheNextPlayStarts() {
-        var fixture = MachineFixture(uris: uris)
+        var fixture = MachineHarness(uris: uris)
         fixture.command(.stop)
         let seek = fixture.command(.seek(toMicroseconds: 5_000_000))
-        #expect(MachineFixture.engineCommands(seek).isEmpty)
+        #expect(MachineHarness.engineCommands(seek).isEmpty)
         #expect(seek == [.saveSoon])
         #expect(fixture.machine.positionWithoutEngine == 5_000_000)
         let play = fixture.command(.play)
-        #expect(MachineFixture.engineCommands(play).contains(.seek(toMicroseconds: 5_000_000)))
+        #expect(MachineHarness.engineCommands(play).contains(.seek(toMicroseconds: 5_000_000)))
         #expect(play.contains(.publish(fixture.machine.snapshot, position: .at(5_000_000), trackList: nil)))
     }
 
     @Test func positionAsksTheEngineOnlyWhenItMustAndRemembersItsLastAnswer() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         #expect(fixture.machine.positionWithoutEngine == nil)
         #expect(fixture.machine.position(engineAnswer: 1_200_000) == 1_200_000)
         // Prerolling: the engine cannot answer and is not moving.
@@ -69,22 +70,22 @@ import Testing
     }
 
     @Test func volumeDuringASleepFadeKeepsTheFadeAndMixerMuteReadsZero() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let fade = fixture.send(.clock(.fade(level: 0.5)))
-        #expect(MachineFixture.engineCommands(fade) == [.setVolume(0.5)])
+        #expect(MachineHarness.engineCommands(fade) == [.setVolume(0.5)])
         let volume = fixture.command(.setVolume(0.8))
-        #expect(MachineFixture.engineCommands(volume) == [.setVolume(0.4)])
+        #expect(MachineHarness.engineCommands(volume) == [.setVolume(0.4)])
         let muted = fixture.send(.engine(.mixerVolume(0.8, muted: true)))
-        #expect(MachineFixture.lastSnapshot(muted)?.volume == 0)
+        #expect(MachineHarness.lastSnapshot(muted)?.volume == 0)
         let unmute = fixture.command(.setVolume(0.6))
-        #expect(MachineFixture.engineCommands(unmute) == [.setVolume(0.3), .setMuted(false)])
-        #expect(MachineFixture.lastSnapshot(unmute)?.volume == 0.6)
+        #expect(MachineHarness.engineCommands(unmute) == [.setVolume(0.3), .setMuted(false)])
+        #expect(MachineHarness.lastSnapshot(unmute)?.volume == 0.6)
     }
 
     @Test func aFullQueueRefusesAddingAndChangesNothing() {
         var settings = PlayerMachine.Settings()
         settings.maximumQueueLength = 3
-        var fixture = MachineFixture(uris: uris, settings: settings)
+        var fixture = MachineHarness(uris: uris, settings: settings)
         let before = fixture.machine.queue
         let add = fixture.command(.add(NewTrack(uri: "file:///m/d.ogg"), after: nil, makeCurrent: false))
         #expect(add == [.refused(.queueFull(limit: 3))])
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func addAnnouncesWhereTheEntryWentAndScansOnlyIt() {
-        var fixture = MachineFixture(uris: uris)
+        var fixture = MachineHarness(uris: uris)
         let after = fixture.id(0)
         let add = fixture.command(.add(NewTrack(uri: "file:///m/new.ogg"), after: after, makeCurrent: false))
         let added = fixture.machine.queue.entries[1]
@@ -103,11 +104,11 @@ import Testing
     }
 
     @Test func removingTheCurrentEntryLoadsTheNextInTheSameTransport() {
-        var fixture = MachineFixture(uris: uris, autoplay: true)
+        var fixture = MachineHarness(uris: uris, autoplay: true)
         let first = fixture.id(0)
         let remove = fixture.command(.remove(entryID: first))
         #expect(remove.first == .trackRemoved(first))
-        #expect(MachineFixture.engineCommands(remove).prefix(2) == [.load(uris[1]), .play])
+        #expect(MachineHarness.engineCommands(remove).prefix(2) == [.load(uris[1]), .play])
         #expect(fixture.machine.transport == .playing)
     }
 }
