@@ -2,12 +2,6 @@ import Foundation
 
 /// What the kernel counts for a thread, to prove a thread sleeps when idle.
 public enum ThreadStatistics {
-    /// Voluntary plus involuntary context switches of the calling thread so far.
-    public static func contextSwitchesOfCurrentThread() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8) else { return -1 }
-        return ThreadStatus(parsing: status)?.contextSwitches ?? -1
-    }
-
     /// The kernel's id of the calling thread, to read its counters later from another thread.
     public static func currentThreadID() throws -> Int32 {
         // `/proc/thread-self` links to `<pid>/task/<tid>`; Glibc's `gettid` is not imported.
