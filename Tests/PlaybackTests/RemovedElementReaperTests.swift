@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 import EventLoop
 @testable import Playback
 import Synchronization
@@ -29,9 +30,20 @@ import Testing
         gst_bin_add(UnsafeMutableRawPointer(binElement).assumingMemoryBound(to: GstBin.self), element)
         #expect(gst_element_set_state(element, GST_STATE_PLAYING) == GST_STATE_CHANGE_SUCCESS)
 
+        // The loop thread is held busy across the removal, so the check below runs before the
+        // reaper's release can, however the threads are scheduled: the removal stands for
+        // playbin's streaming thread, the held loop for a pipeline walk still under way.
+        let loopHeld = DispatchSemaphore(value: 0)
+        let releaseLoop = DispatchSemaphore(value: 0)
+        loop.execute {
+            loopHeld.signal()
+            releaseLoop.wait()
+        }
+        loopHeld.wait()
         // The bin held the only reference: without the reaper the element goes right here.
         gst_bin_remove(UnsafeMutableRawPointer(binElement).assumingMemoryBound(to: GstBin.self), element)
         #expect(stateAtDisposal.withLock { $0 } == nil, "the reaper holds it until its loop runs")
+        releaseLoop.signal()
         loop.sync {}
         #expect(stateAtDisposal.withLock { $0 } == GST_STATE_NULL.rawValue)
     }
