@@ -28,8 +28,9 @@ final class LinnetWorld: @unchecked Sendable {
         return bundle.appendingPathComponent("linnet")
     }
 
-    init() throws {
-        bus = try PrivateBus()
+    /// A world on a private bus started from `busConfiguration` (a fixture under Tests/Fixtures).
+    init(busConfiguration: String = "session.conf") throws {
+        bus = try PrivateBus(configuration: busConfiguration)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("linnet-test-\(UUID().uuidString)")
         media = home.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)

@@ -4,7 +4,20 @@ extension DBusConnection {
         _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
     ) throws(DBusError) {
         guard let interfaces = registry.interfaces(at: path) else {
-            throw DBusError(.unknownObject, "No such object path '\(path)'")
+            throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
+        }
+        switch (member.rawValue, message.signature) {
+        case ("Get", "ss"), ("GetAll", "s"), ("Set", "ssv"):
+            break
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
+        default:
+            throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface 'org.freedesktop.DBus.Properties'")
+        }
+        // Checked before decoding: names longer than any D-Bus name cannot match, and a value
+        // to Set larger than these cannot be a sensible property value.
+        if let problem = message.limitViolation(Self.propertiesLimits) {
+            throw DBusError(.limitsExceeded, "Properties.\(DBusError.excerpt(member.rawValue)): \(problem)")
         }
         let arguments = try message.readArguments()
         switch (member.rawValue, message.signature) {
@@ -25,7 +38,7 @@ extension DBusConnection {
             } else if [InterfaceName.properties, .introspectable, .peer].contains(where: { $0.rawValue == name }) {
                 selected = []
             } else {
-                throw DBusError(.unknownInterface, "No such interface '\(name)' at object path '\(path)'")
+                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(name))' at object path '\(DBusError.excerpt(path.rawValue))'")
             }
             var entries: [DBusDictionaryEntry] = []
             for interface in selected {
@@ -55,12 +68,19 @@ extension DBusConnection {
                 throw DBusError(.failed, String(describing: error))
             }
             sendReply(to: message, result: .success([]), outputs: [])
-        case ("Get", _), ("GetAll", _), ("Set", _):
-            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
         default:
-            throw DBusError(.unknownMethod, "No such method '\(member)' in interface 'org.freedesktop.DBus.Properties'")
+            // Unreachable: the signature and member were checked above.
+            throw DBusError(.unknownMethod, "No such method in interface 'org.freedesktop.DBus.Properties'")
         }
     }
+
+    /// Limits of Get (`ss`), GetAll (`s`) and Set (`ssv`), by argument position: interface and
+    /// property names of at most a D-Bus name's 255 bytes, and a value to Set with strings of at
+    /// most 8 KiB and at most 256 elements per array (1024 values in all).
+    static let propertiesLimits: [DBusArgumentLimit?] = [
+        .string(maxBytes: 255), .string(maxBytes: 255),
+        DBusArgumentLimit(maxStringBytes: 8192, maxElements: 256, maxValues: 1024),
+    ]
 
     private func lookUp(_ arguments: [DBusValue], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
         guard case .string(let interfaceName) = arguments[0], case .string(let propertyName) = arguments[1] else {
@@ -71,7 +91,7 @@ extension DBusConnection {
             candidates = interfaces
         } else {
             guard let interface = interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
-                throw DBusError(.unknownInterface, "No such interface '\(interfaceName)'")
+                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName))'")
             }
             candidates = [interface]
         }
@@ -80,7 +100,7 @@ extension DBusConnection {
                 return property
             }
         }
-        throw DBusError(.unknownProperty, "No such property '\(propertyName)'")
+        throw DBusError(.unknownProperty, "No such property '\(DBusError.excerpt(propertyName))'")
     }
 
     private func readProperty(_ property: DBusProperty) throws(DBusError) -> DBusValue {
