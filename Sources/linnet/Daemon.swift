@@ -94,6 +94,9 @@ struct Daemon {
             logger.notice("asked to quit; saving the session and exiting")
         }
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
+        if !clock.finishSavingAlarms() {
+            logger.error("the last change to the alarms could not be saved")
+        }
         controller.shutdown()
         await desktop.settle()
         connection.flush()

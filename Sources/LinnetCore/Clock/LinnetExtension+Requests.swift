@@ -23,6 +23,9 @@ extension LinnetExtension {
             clock.prepareBuiltInSounds(bell: false)
         }
         let alarm = try invalidArgs { () throws(AlarmError) in try clock.addAlarm(time, options: options) }
+        // Answered once it is saved (a flood of adds shares writes), so a crash after the
+        // reply cannot lose it.
+        await clock.alarmsSettled()
         return [.uint32(alarm.id), .int64(Int64(alarm.nextFire.timeIntervalSince1970))]
     }
 
