@@ -40,6 +40,10 @@ struct Daemon {
                 """.utf8))
             return 69
         }
+        if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
+            FileHandle.standardError.write(Data("linnet: \(problem)\n".utf8))
+            return 69
+        }
 
         var configuration = PlayerConfiguration(
             sessionFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("session.json"),
