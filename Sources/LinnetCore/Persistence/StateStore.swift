@@ -85,7 +85,15 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(Envelope(version: version, savedAt: Date().timeIntervalSince1970, state: value))
         // One save at a time keeps the file's final contents those of the last call.
-        try saving.withLock { _ in try AtomicFile.write([UInt8](data), to: path) }
+        try saving.withLock { _ in
+            do {
+                try AtomicFile.write([UInt8](data), to: path)
+                SaveOutcomes.record(true, for: path)
+            } catch {
+                SaveOutcomes.record(false, for: path)
+                throw error
+            }
+        }
     }
 
     private struct VersionHeader: Decodable {
