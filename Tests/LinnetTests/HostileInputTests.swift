@@ -62,6 +62,7 @@ import TestSupport
             ("Get of a 4 MiB property", { try await properties.call("Get", [.string(""), .string(big)]) }, .limitsExceeded),
             ("GetAll of a 4 MiB interface", { try await properties.call("GetAll", [.string(big)]) }, .limitsExceeded),
             ("Set of a 4 MiB value", { try await properties.call("Set", [.string("io.linnet.Linnet1"), .string("FocusPolicy"), .variant(.string(big))]) }, .limitsExceeded),
+            ("Set of a 4 MiB value to a read-only property", { try await properties.call("Set", [.string(""), .string("PlaybackStatus"), .variant(.string(big))]) }, .propertyReadOnly),
             ("Get of a 200-byte unknown interface", { try await properties.call("Get", [.string(longName), .string("X")]) }, .unknownInterface),
             ("Get of a 200-byte unknown property", { try await properties.call("Get", [.string(""), .string(longName)]) }, .unknownProperty),
             ("GetAll of a 200-byte unknown interface", { try await properties.call("GetAll", [.string(longName)]) }, .unknownInterface),

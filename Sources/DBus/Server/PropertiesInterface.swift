@@ -14,12 +14,12 @@ extension DBusConnection {
         default:
             throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface 'org.freedesktop.DBus.Properties'")
         }
-        // Checked before decoding: names longer than any D-Bus name cannot match, and a value
-        // to Set larger than these cannot be a sensible property value.
-        if let problem = message.limitViolation(Self.propertiesLimits) {
+        // Checked before decoding: names longer than any D-Bus name cannot match. Only the
+        // names are decoded here; Set's value waits until the property is known to be writable.
+        if let problem = message.limitViolation(Self.nameLimits) {
             throw DBusError(.limitsExceeded, "Properties.\(DBusError.excerpt(member.rawValue)): \(problem)")
         }
-        let arguments = try message.readArguments()
+        let arguments = try message.readArguments(count: 2)
         switch (member.rawValue, message.signature) {
         case ("Get", "ss"):
             let property = try lookUp(arguments, in: interfaces)
@@ -56,7 +56,13 @@ extension DBusConnection {
             guard property.access != .read, let setter = property.setter else {
                 throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
             }
-            let value = arguments[2].unwrappedOnce
+            // A value larger than this cannot be a sensible property value: refused before it
+            // is decoded.
+            if let problem = message.limitViolation([nil, nil, Self.setValueLimit]) {
+                throw DBusError(.limitsExceeded, "Properties.Set: \(problem)")
+            }
+            guard let received = try message.readArguments().last else { throw DBusError(.invalidArgs, "expected 'ssv'") }
+            let value = received.unwrappedOnce
             guard value.type == property.type else {
                 throw DBusError(.invalidArgs, "Property '\(property.name)' has type '\(property.type)', not '\(value.type)'")
             }
@@ -74,13 +80,12 @@ extension DBusConnection {
         }
     }
 
-    /// Limits of Get (`ss`), GetAll (`s`) and Set (`ssv`), by argument position: interface and
-    /// property names of at most a D-Bus name's 255 bytes, and a value to Set with strings of at
-    /// most 8 KiB and at most 256 elements per array (1024 values in all).
-    static let propertiesLimits: [DBusArgumentLimit?] = [
-        .string(maxBytes: 255), .string(maxBytes: 255),
-        DBusArgumentLimit(maxStringBytes: 8192, maxElements: 256, maxValues: 1024),
-    ]
+    /// Limits of the interface and property names of Get (`ss`), GetAll (`s`) and Set (`ssv`):
+    /// a D-Bus name's 255 bytes.
+    static let nameLimits: [DBusArgumentLimit?] = [.string(maxBytes: 255), .string(maxBytes: 255)]
+    /// The limit of a value to Set: strings of at most 8 KiB, at most 256 elements per array,
+    /// 1024 values in all.
+    static let setValueLimit = DBusArgumentLimit(maxStringBytes: 8192, maxElements: 256, maxValues: 1024)
 
     private func lookUp(_ arguments: [DBusValue], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
         guard case .string(let interfaceName) = arguments[0], case .string(let propertyName) = arguments[1] else {
