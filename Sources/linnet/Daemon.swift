@@ -40,6 +40,10 @@ struct Daemon {
                 """.utf8))
             return 69
         }
+        if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
+            FileHandle.standardError.write(Data("linnet: \(problem)\n".utf8))
+            return 69
+        }
 
         var configuration = PlayerConfiguration(
             sessionFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("session.json"),
@@ -94,9 +98,18 @@ struct Daemon {
             logger.notice("asked to quit; saving the session and exiting")
         }
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
+        let alarmsSaved = clock.finishSavingAlarms()
         controller.shutdown()
         await desktop.settle()
         connection.flush()
+        // The saves on the way out are the last word: one that failed must not look like a
+        // clean exit to a service manager or a script.
+        let sessionSaved = !SaveOutcomes.lastSaveFailed(configuration.sessionFile.path)
+        guard sessionSaved && alarmsSaved else {
+            let lost = [sessionSaved ? nil : "the session", alarmsSaved ? nil : "the alarms"].compactMap { $0 }
+            logger.error("the final save failed (\(lost.joined(separator: " and "))); exiting with status 74")
+            return reason.status == 0 ? 74 : reason.status
+        }
         return reason.status
     }
 

@@ -29,7 +29,8 @@ struct Linnet: AsyncParsableCommand {
             or any MPRIS client. Shell completions: `linnet --generate-completion-script bash|zsh|fish`.
 
             Exit status: 0 after Quit or SIGTERM/SIGINT, 64 for bad usage, 66 when nothing given \
-            can be played, 69 when there is no session bus, 70 when the session bus goes away.
+            can be played, 69 when there is no session bus (or it is not this user's), 70 when the \
+            session bus goes away, 74 when the final save of the session or alarms failed.
             """,
         version: "0.1.0",
         subcommands: [

@@ -62,6 +62,7 @@ struct Play: AsyncParsableCommand {
 
     func run() async throws {
         SignalRelay.unblockTerminationSignals()
+        SignalRelay.ignoreBrokenPipes()
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

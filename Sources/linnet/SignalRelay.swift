@@ -16,6 +16,13 @@ enum SignalRelay {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// A reader of stdout or stderr that goes away (`linnet 2>&1 | head`, a log collector
+    /// restarting) must cost the lines written after it, not the player and its unsaved state:
+    /// with SIGPIPE ignored such a write fails with EPIPE, which the log handler's stdio drops.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Calls `handler` with the signal number for each termination signal received.
     static func install(_ handler: @escaping @Sendable (Int32) -> Void) -> EventSource? {
         var fds: [Int32] = [0, 0]

@@ -201,6 +201,8 @@ import TestSupport
         let xml = try String(contentsOf: repository.appendingPathComponent("dbus/io.linnet.Linnet1.xml"), encoding: .utf8)
         let declared = try #require(IntrospectionModel(xml: xml).interfaces["io.linnet.Linnet1"])
         #expect(served.members == declared.members)
+        // The caps are part of that contract: published per argument, the same in both.
+        #expect(served.members.contains { $0.contains("in s time [io.linnet.DBus.Limit.MaxStringBytes=128]") }, "\(served.members)")
         #expect(served.properties == declared.properties)
         world.kill()
     }

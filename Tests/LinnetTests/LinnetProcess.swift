@@ -19,6 +19,11 @@ final class LinnetWorld: @unchecked Sendable {
     private(set) var logFile: URL
     /// Variables added to (or overriding) the environment of the next `start`.
     var extraEnvironment: [String: String] = [:]
+    /// Where the next `start` sends linnet's stdout and stderr instead of ``logFile``.
+    var outputPipe: Pipe?
+    /// A program (and its arguments) the next `start` runs linnet through, which must exec it
+    /// with the arguments it is given (e.g. to change the signal state linnet starts with).
+    var launcher: [String] = []
 
     static let playerName: BusName = "org.mpris.MediaPlayer2.linnet"
 
@@ -28,8 +33,9 @@ final class LinnetWorld: @unchecked Sendable {
         return bundle.appendingPathComponent("linnet")
     }
 
-    init() throws {
-        bus = try PrivateBus()
+    /// A world on a private bus started from `busConfiguration` (a fixture under Tests/Fixtures).
+    init(busConfiguration: String = "session.conf") throws {
+        bus = try PrivateBus(configuration: busConfiguration)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("linnet-test-\(UUID().uuidString)")
         media = home.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
@@ -68,8 +74,14 @@ final class LinnetWorld: @unchecked Sendable {
     /// waits until it owns its bus name.
     func start(_ arguments: [String], sink: String = "fakesink sync=true", waitForName: Bool = true) async throws {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["--audio-sink", sink, "--log-level", "debug"] + arguments
+        let linnetArguments = ["--audio-sink", sink, "--log-level", "debug"] + arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Self.binary.path] + linnetArguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = linnetArguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in self.environment { environment[key] = value }
@@ -77,8 +89,8 @@ final class LinnetWorld: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         log.seekToEndOfFile()
-        process.standardOutput = log
-        process.standardError = log
+        process.standardOutput = outputPipe ?? log
+        process.standardError = outputPipe ?? log
         process.standardInput = FileHandle.nullDevice
         try process.run()
         ChildProcessRegistry.record(pid: process.processIdentifier, description: "linnet")

@@ -48,10 +48,11 @@ import TestSupport
     }
 
     /// The one system-bus client allowed: the suspend inhibitor asking logind (issue 6/9), which
-    /// only calls out and never exports an object or owns a name there.
+    /// only calls out and never exports an object or owns a name there; and the check that
+    /// refuses to serve when the session address names the system bus (it reads the address).
     private static let systemBusClients: Set<String> = [
         "Sources/LinnetCore/Desktop/DesktopSettings.swift", "Sources/LinnetCore/Desktop/SleepInhibitor.swift",
-        "Sources/LinnetCore/Desktop/DesktopServices+Live.swift",
+        "Sources/LinnetCore/Desktop/DesktopServices+Live.swift", "Sources/linnet/SessionBusCheck.swift",
     ]
 
     @Test func theSystemBusIsOnlyAskedForAnInhibitorAndNothingSystemWideIsInstalled() throws {
@@ -109,6 +110,37 @@ import TestSupport
         #expect(written.contains(world.sessionFile.path))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape)"))
         #expect(!written.contains { $0.contains(escape) }, "a file name came from tag text: \(written.sorted())")
+    }
+
+    /// The demo playlist and the alarm tone are written under the cache like state: every
+    /// directory linnet makes 0700, every file 0600 (issue 16; they were 0755/0644).
+    @Test(.timeLimit(.minutes(1)))
+    func theCacheIsAsPrivateAsTheState() async throws {
+        let world = try LinnetWorld()
+        try await world.start(["--no-resume", "--paused"])
+        _ = try await world.proxy("io.linnet.Linnet1").call("AddAlarm", [.string("+2h"), .stringVariantDictionary([])])
+        try await world.proxy(MPRISNames.root).call("Quit")
+        #expect(try await world.waitForExit() == 0)
+        // $XDG_CACHE_HOME itself and its gstreamer-1.0 registry are GStreamer's (made before linnet
+        // writes anything); linnet's is the linnet folder.
+        let cache = world.home.appendingPathComponent("cache/linnet")
+        let paths = [cache.path] + (try allFiles(under: cache) + allDirectories(under: cache)).sorted()
+        #expect(paths.contains { $0.hasSuffix("/linnet/demo") } && paths.contains { $0.hasSuffix("/linnet/sounds") }, "\(paths)")
+        #expect(paths.contains { $0.hasSuffix(".wav") }, "\(paths)")
+        for path in paths {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            let expected: mode_t = info.st_mode & S_IFMT == S_IFDIR ? 0o700 : 0o600
+            #expect(info.st_mode & 0o777 == expected, "\(path) has mode \(String(info.st_mode & 0o777, radix: 8))")
+        }
+    }
+
+    private func allDirectories(under directory: URL) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        return walker.compactMap { $0 as? String }.map { directory.appendingPathComponent($0).path }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
     }
 
     private func allFiles(under directory: URL) throws -> [String] {

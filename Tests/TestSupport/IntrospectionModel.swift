@@ -2,7 +2,7 @@ import Foundation
 
 /// The parts of introspection XML that define an interface's contract, normalised so the spec
 /// files in dbus/ and what a service introspects can be compared: each method and signal with
-/// its argument types, directions and names; each property with its type, access, effective
+/// its argument types, directions, names and argument annotations (the input limits); each property with its type, access, effective
 /// EmitsChangedSignal value and optional flag.
 public struct IntrospectionModel {
     /// One interface's normalised contract.
@@ -22,6 +22,7 @@ public struct IntrospectionModel {
         var interface: String?
         var member: (kind: String, name: String, arguments: [String])?
         var property: (name: String, description: String, emits: String?, optional: Bool)?
+        var insideArgument = false
         for tag in Self.tags(in: xml) {
             let attributes = Self.attributes(of: tag.body)
             switch (tag.name, tag.closing) {
@@ -38,6 +39,9 @@ public struct IntrospectionModel {
             case ("arg", false):
                 let direction = attributes["direction"] ?? (member?.kind == "method" ? "in" : "")
                 member?.arguments.append("\(direction) \(attributes["type"] ?? "") \(attributes["name"] ?? "")")
+                insideArgument = !tag.selfClosing
+            case ("arg", true):
+                insideArgument = false
             case ("property", false):
                 property = (attributes["name"] ?? "", "\(attributes["type"] ?? "") \(attributes["access"] ?? "")", nil, false)
                 if tag.selfClosing { finish(&property, in: interface) }
@@ -45,7 +49,9 @@ public struct IntrospectionModel {
                 finish(&property, in: interface)
             case ("annotation", false):
                 let name = attributes["name"] ?? "", value = attributes["value"] ?? ""
-                if property != nil {
+                if insideArgument, let last = member?.arguments.indices.last {
+                    member?.arguments[last] += " [\(name)=\(value)]"
+                } else if property != nil {
                     if name == "org.freedesktop.DBus.Property.EmitsChangedSignal" { property?.emits = value }
                     if name == "org.mpris.MediaPlayer2.property.optional" { property?.optional = value == "true" }
                 } else if member == nil, let interface, name == "org.freedesktop.DBus.Property.EmitsChangedSignal" {

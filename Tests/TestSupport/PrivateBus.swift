@@ -12,12 +12,15 @@ public final class PrivateBus: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts a daemon with `configuration` (a fixture name or an absolute path).
-    public init(configuration: String = "session.conf") throws {
+    /// Starts a daemon with `configuration` (a fixture name or an absolute path), through
+    /// `launcher` (a program and arguments that exec the daemon, e.g. as another user) if given.
+    public init(configuration: String = "session.conf", launcher: [String] = []) throws {
         let configPath = configuration.hasPrefix("/") ? configuration : Fixtures.path(configuration)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(configPath)", "--nofork", "--print-address=1"]
+        let daemon = ["/usr/bin/dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"]
+        let command = launcher + daemon
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -3,11 +3,12 @@ internal import CDBus
 extension Message {
     /// Reads the whole body as values. libdbus has validated the message on receipt, so a failure
     /// here means a type this code does not know.
-    func readArguments() throws(DBusError) -> [DBusValue] {
+    /// `count` reads only the first that many arguments, leaving the rest undecoded.
+    func readArguments(count: Int = .max) throws(DBusError) -> [DBusValue] {
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return [] }
         var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&iterator) != TypeCode.invalid {
+        while values.count < count, dbus_message_iter_get_arg_type(&iterator) != TypeCode.invalid {
             values.append(try Self.read(&iterator))
             dbus_message_iter_next(&iterator)
         }

@@ -38,6 +38,8 @@ final class Message: @unchecked Sendable {
     }
 
     func makeError(_ error: DBusError) -> Message? {
+        // Bounded whatever the handler wrote, so no error can carry a caller's input back whole.
+        let error = error.bounded
         // libdbus needs a valid UTF-8 message without NUL; degrade rather than abort.
         let text = isValid(error.message, dbus_validate_utf8) ? error.message : "invalid error message"
         return dbus_message_new_error(raw, error.name.rawValue, text).map(Message.init(adopting:))

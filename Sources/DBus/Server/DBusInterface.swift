@@ -57,13 +57,17 @@ public struct DBusArgument: Sendable, Hashable {
     public var name: String?
     /// The argument's type.
     public var type: DBusType
-    /// Argument annotations.
+    /// Argument annotations (a ``limit`` adds its own when introspected).
     public var annotations: [DBusAnnotation]
+    /// For a method input: how large the argument may be, checked before it is decoded; nil
+    /// for no check beyond libdbus's own message limits.
+    public var limit: DBusArgumentLimit?
 
     /// Declares an argument.
-    public init(_ name: String?, _ type: DBusType, annotations: [DBusAnnotation] = []) {
+    public init(_ name: String?, _ type: DBusType, limit: DBusArgumentLimit? = nil, annotations: [DBusAnnotation] = []) {
         self.name = name
         self.type = type
+        self.limit = limit
         self.annotations = annotations
     }
 }

@@ -95,8 +95,9 @@ enum Introspection {
         var xml = "      <arg type=\"\(escape(argument.type.signature))\""
         if let name = argument.name { xml += " name=\"\(escape(name))\"" }
         if let direction { xml += " direction=\"\(direction)\"" }
-        if argument.annotations.isEmpty { return xml + "/>\n" }
-        return xml + ">\n" + argument.annotations.map { "    " + annotation($0) }.joined() + "      </arg>\n"
+        let annotations = argument.annotations + (argument.limit?.annotations ?? [])
+        if annotations.isEmpty { return xml + "/>\n" }
+        return xml + ">\n" + annotations.map { "    " + annotation($0) }.joined() + "      </arg>\n"
     }
 
     private static func annotation(_ annotation: DBusAnnotation) -> String {

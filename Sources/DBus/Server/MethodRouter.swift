@@ -40,26 +40,30 @@ extension DBusConnection {
                     try handleIntrospect(message, member: member, path: path, registry: registry)
                     return
                 }
-                throw DBusError(.unknownObject, "No such object path '\(path)'")
+                throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
             }
             let method: DBusMethod
             if let interfaceName = message.interface {
                 guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
-                    throw DBusError(.unknownInterface, "No such interface '\(interfaceName)' at object path '\(path)'")
+                    throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName.rawValue))' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 guard let found = interface.method(member) else {
-                    throw DBusError(.unknownMethod, "No such method '\(member)' in interface '\(interfaceName)' at object path '\(path)'")
+                    throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface '\(interfaceName)' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 method = found
             } else {
                 guard let found = interfaces.lazy.compactMap({ $0.method(member) }).first else {
-                    throw DBusError(.unknownMethod, "No such method '\(member)' at object path '\(path)'")
+                    throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 method = found
             }
             let signature = message.signature
             guard signature == method.inputSignature else {
                 throw DBusError(.invalidArgs, "Method '\(member)' expects signature '\(method.inputSignature)' but got '\(signature)'")
+            }
+            // Before anything is decoded: an oversized argument costs no more than its receipt.
+            if let problem = message.limitViolation(method.inputs.map(\.limit)) {
+                throw DBusError(.limitsExceeded, "\(member): \(problem)")
             }
             let call = DBusMethodCall(
                 sender: message.sender, path: path, interface: message.interface, member: member,
@@ -81,7 +85,7 @@ extension DBusConnection {
         _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
     ) throws(DBusError) {
         guard member == "Introspect" else {
-            throw DBusError(.unknownMethod, "No such method '\(member)' in interface 'org.freedesktop.DBus.Introspectable'")
+            throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface 'org.freedesktop.DBus.Introspectable'")
         }
         guard message.signature.isEmpty else {
             throw DBusError(.invalidArgs, "Introspect takes no arguments, got '\(message.signature)'")
@@ -89,7 +93,7 @@ extension DBusConnection {
         let interfaces = registry.interfaces(at: path)
         let children = registry.childNodes(of: path)
         guard interfaces != nil || !children.isEmpty || path == .root else {
-            throw DBusError(.unknownObject, "No such object path '\(path)'")
+            throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
         }
         let xml = Introspection.document(interfaces: interfaces, children: children)
         sendReply(to: message, result: .success([.string(xml)]), outputs: [.string])

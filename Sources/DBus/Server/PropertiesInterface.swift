@@ -4,9 +4,22 @@ extension DBusConnection {
         _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
     ) throws(DBusError) {
         guard let interfaces = registry.interfaces(at: path) else {
-            throw DBusError(.unknownObject, "No such object path '\(path)'")
+            throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
         }
-        let arguments = try message.readArguments()
+        switch (member.rawValue, message.signature) {
+        case ("Get", "ss"), ("GetAll", "s"), ("Set", "ssv"):
+            break
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
+        default:
+            throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface 'org.freedesktop.DBus.Properties'")
+        }
+        // Checked before decoding: names longer than any D-Bus name cannot match. Only the
+        // names are decoded here; Set's value waits until the property is known to be writable.
+        if let problem = message.limitViolation(Self.nameLimits) {
+            throw DBusError(.limitsExceeded, "Properties.\(DBusError.excerpt(member.rawValue)): \(problem)")
+        }
+        let arguments = try message.readArguments(count: 2)
         switch (member.rawValue, message.signature) {
         case ("Get", "ss"):
             let property = try lookUp(arguments, in: interfaces)
@@ -25,7 +38,7 @@ extension DBusConnection {
             } else if [InterfaceName.properties, .introspectable, .peer].contains(where: { $0.rawValue == name }) {
                 selected = []
             } else {
-                throw DBusError(.unknownInterface, "No such interface '\(name)' at object path '\(path)'")
+                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(name))' at object path '\(DBusError.excerpt(path.rawValue))'")
             }
             var entries: [DBusDictionaryEntry] = []
             for interface in selected {
@@ -43,7 +56,13 @@ extension DBusConnection {
             guard property.access != .read, let setter = property.setter else {
                 throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
             }
-            let value = arguments[2].unwrappedOnce
+            // A value larger than this cannot be a sensible property value: refused before it
+            // is decoded.
+            if let problem = message.limitViolation([nil, nil, Self.setValueLimit]) {
+                throw DBusError(.limitsExceeded, "Properties.Set: \(problem)")
+            }
+            guard let received = try message.readArguments().last else { throw DBusError(.invalidArgs, "expected 'ssv'") }
+            let value = received.unwrappedOnce
             guard value.type == property.type else {
                 throw DBusError(.invalidArgs, "Property '\(property.name)' has type '\(property.type)', not '\(value.type)'")
             }
@@ -55,12 +74,18 @@ extension DBusConnection {
                 throw DBusError(.failed, String(describing: error))
             }
             sendReply(to: message, result: .success([]), outputs: [])
-        case ("Get", _), ("GetAll", _), ("Set", _):
-            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
         default:
-            throw DBusError(.unknownMethod, "No such method '\(member)' in interface 'org.freedesktop.DBus.Properties'")
+            // Unreachable: the signature and member were checked above.
+            throw DBusError(.unknownMethod, "No such method in interface 'org.freedesktop.DBus.Properties'")
         }
     }
+
+    /// Limits of the interface and property names of Get (`ss`), GetAll (`s`) and Set (`ssv`):
+    /// a D-Bus name's 255 bytes.
+    static let nameLimits: [DBusArgumentLimit?] = [.string(maxBytes: 255), .string(maxBytes: 255)]
+    /// The limit of a value to Set: strings of at most 8 KiB, at most 256 elements per array,
+    /// 1024 values in all.
+    static let setValueLimit = DBusArgumentLimit(maxStringBytes: 8192, maxElements: 256, maxValues: 1024)
 
     private func lookUp(_ arguments: [DBusValue], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
         guard case .string(let interfaceName) = arguments[0], case .string(let propertyName) = arguments[1] else {
@@ -71,7 +96,7 @@ extension DBusConnection {
             candidates = interfaces
         } else {
             guard let interface = interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
-                throw DBusError(.unknownInterface, "No such interface '\(interfaceName)'")
+                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName))'")
             }
             candidates = [interface]
         }
@@ -80,7 +105,7 @@ extension DBusConnection {
                 return property
             }
         }
-        throw DBusError(.unknownProperty, "No such property '\(propertyName)'")
+        throw DBusError(.unknownProperty, "No such property '\(DBusError.excerpt(propertyName))'")
     }
 
     private func readProperty(_ property: DBusProperty) throws(DBusError) -> DBusValue {

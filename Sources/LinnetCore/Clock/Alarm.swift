@@ -61,8 +61,11 @@ public enum AlarmAction: Sendable, Hashable {
     case save
 }
 
-/// Why an alarm request was refused; the D-Bus layer answers InvalidArgs with it.
+/// Why an alarm request was refused; the D-Bus layer answers InvalidArgs with it, or
+/// LimitsExceeded when ``exceedsLimit``.
 public struct AlarmError: Error, Equatable, CustomStringConvertible {
     /// What was wrong.
     public let description: String
+    /// The request was refused for a cap (too many alarms, too much text), not for its meaning.
+    public var exceedsLimit = false
 }

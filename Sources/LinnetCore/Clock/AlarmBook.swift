@@ -16,8 +16,32 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// linnet was down) and is reported instead of ringing hours late.
     public static let grace: TimeInterval = 60
 
+    /// The most alarms a book holds; AddAlarm beyond it is refused. With ``maximumTextBytes``
+    /// it bounds `alarms.json` (a few MB at most) whatever a client sends.
+    public static let maximumAlarms = 1000
+    /// The most bytes of labels and sound URIs all alarms hold together: room for every alarm
+    /// with a label of a full 1 KiB.
+    public static let maximumTextBytes = 1 << 20
+
     /// An empty book.
     public init() {}
+
+    /// A book of `alarms` recovered from a damaged file: ids stay as they were, and new ones
+    /// continue after the highest. Those beyond the caps are dropped (the file they came from
+    /// is kept aside).
+    public init(recovered alarms: [Alarm]) {
+        var text = 0
+        for alarm in alarms where self.alarms.count < Self.maximumAlarms && alarm.id != 0 {
+            guard !self.alarms.contains(where: { $0.id == alarm.id }) else { continue }
+            text += Self.textBytes(of: alarm)
+            guard text <= Self.maximumTextBytes else { break }
+            self.alarms.append(alarm)
+        }
+        lastID = self.alarms.map(\.id).max() ?? 0
+    }
+
+    /// What an alarm counts against ``maximumTextBytes``.
+    static func textBytes(of alarm: Alarm) -> Int { alarm.label.utf8.count + (alarm.sound?.utf8.count ?? 0) }
 
     /// The alarm with `id`.
     public func alarm(_ id: UInt32) -> Alarm? { alarms.first { $0.id == id } }
@@ -44,6 +68,15 @@ public struct AlarmBook: Codable, Sendable, Hashable {
         }
         guard options.ramp >= 0, options.ramp <= 3600, options.snooze > 0, options.snooze <= 86_400 else {
             throw AlarmError(description: "ramp must be 0 to 1 h and snooze 1 s to 24 h")
+        }
+        guard alarms.count < Self.maximumAlarms else {
+            throw AlarmError(description: "linnet keeps at most \(Self.maximumAlarms) alarms; cancel some first", exceedsLimit: true)
+        }
+        let text = options.label.utf8.count + (options.sound?.utf8.count ?? 0)
+        guard alarms.reduce(text, { $0 + Self.textBytes(of: $1) }) <= Self.maximumTextBytes else {
+            throw AlarmError(
+                description: "the alarms' labels and sounds would exceed \(Self.maximumTextBytes / 1024) KiB; cancel some first",
+                exceedsLimit: true)
         }
         lastID &+= 1
         let label = options.label.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -33,7 +33,7 @@ public struct BuiltInSounds: Sendable {
         let tags = [RIFFWave.Tag(id: "INAM", value: title), RIFFWave.Tag(id: "ISFT", value: "linnet")]
         let size = RIFFWave.header(frameCount: score.frameCount, tags: tags).count + score.frameCount * RIFFWave.bytesPerFrame
         if (try? BoundedFileReader.read(path, limit: size + 1).count) != size {
-            try AtomicFile.write(RIFFWave.file(interleaved: DemoSynth.render(score), tags: tags), to: path, fileMode: 0o644)
+            try AtomicFile.write(RIFFWave.file(interleaved: DemoSynth.render(score), tags: tags), to: path, fileMode: 0o600)
         }
         return FileURI.uri(forPath: path)
     }

@@ -78,10 +78,7 @@ extension ClockService {
                 silence(id)
                 silenced = true
             case .save:
-                let book = state.withLock { $0.book }
-                do {
-                    try store.save(book)
-                } catch {
+                store.saveInBackground({ [self] in state.withLock { $0.book } }) { [logger] error in
                     logger.error("cannot save the alarms: \(error)")
                 }
             }

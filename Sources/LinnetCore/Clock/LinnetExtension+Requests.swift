@@ -7,22 +7,25 @@ extension LinnetExtension {
         let time = try call.argument(0, as: String.self)
         let map = try OptionMap(call.arguments[1], allowed: ["label", "sound", "repeat", "ramp", "snooze"])
         var options = Alarm.Options()
-        if let label = try map.string("label") { options.label = label }
+        if let label = try map.string("label", maxBytes: LinnetLimits.labelBytes) { options.label = label }
         if let ramp = try map.seconds("ramp", allowZero: true) { options.ramp = ramp }
         if let snooze = try map.seconds("snooze", allowZero: false) { options.snooze = snooze }
-        if let rule = try map.string("repeat") {
+        if let rule = try map.string("repeat", maxBytes: LinnetLimits.repeatRuleBytes) {
             do {
                 options.repeatRule = try RepeatRule.parse(rule)
             } catch {
                 throw DBusError(.invalidArgs, error.description)
             }
         }
-        if let sound = try map.string("sound") {
+        if let sound = try map.string("sound", maxBytes: LinnetLimits.pathBytes) {
             options.sound = try await playableURIs(sound, what: "sound").first
         } else {
             clock.prepareBuiltInSounds(bell: false)
         }
         let alarm = try invalidArgs { () throws(AlarmError) in try clock.addAlarm(time, options: options) }
+        // Answered once it is saved (a flood of adds shares writes), so a crash after the
+        // reply cannot lose it.
+        await clock.alarmsSettled()
         return [.uint32(alarm.id), .int64(Int64(alarm.nextFire.timeIntervalSince1970))]
     }
 
@@ -40,8 +43,8 @@ extension LinnetExtension {
             }
         }
         var music: [PlayableItem] = []
-        if let path = try map.string("music") { music = try await playableItems(path, what: "music") }
-        let bell = try await map.string("bell").asyncMap { try await self.playableURIs($0, what: "bell").first }
+        if let path = try map.string("music", maxBytes: LinnetLimits.pathBytes) { music = try await playableItems(path, what: "music") }
+        let bell = try await map.string("bell", maxBytes: LinnetLimits.pathBytes).asyncMap { try await self.playableURIs($0, what: "bell").first }
         if bell == nil { clock.prepareBuiltInSounds(bell: true) }
         // On the loop, like every MPRIS command, so none slips past the take-over while it starts.
         let clock = self.clock
@@ -55,8 +58,8 @@ extension LinnetExtension {
     func playableItems(_ path: String, what: String) async throws(DBusError) -> [PlayableItem] {
         let resolved = await MediaResolver(scanner: nil).resolve([path], workingDirectory: "/", home: home)
         guard !resolved.items.isEmpty else {
-            let reason = resolved.rejections.first.map { "\($0)" } ?? "nothing playable"
-            throw DBusError(.invalidArgs, "\(what) \"\(path)\": \(reason)")
+            let reason = resolved.rejections.first.map { DBusError.excerpt("\($0)", maxBytes: 300) } ?? "nothing playable"
+            throw DBusError(.invalidArgs, "\(what) \"\(DBusError.excerpt(path))\": \(reason)")
         }
         return resolved.items
     }
@@ -115,17 +118,18 @@ struct OptionMap {
         for entry in entries {
             guard case .string(let key) = entry.key else { continue }
             guard allowed.contains(key) else {
-                throw DBusError(.invalidArgs, "unknown option \"\(key)\" (known: \(allowed.sorted().joined(separator: ", ")))")
+                throw DBusError(.invalidArgs, "unknown option \"\(DBusError.excerpt(key))\" (known: \(allowed.sorted().joined(separator: ", ")))")
             }
             values[key] = entry.value.unwrapped
         }
         self.values = values
     }
 
-    func string(_ key: String) throws(DBusError) -> String? {
+    /// The string under `key`; LimitsExceeded if longer than `maxBytes`.
+    func string(_ key: String, maxBytes: Int) throws(DBusError) -> String? {
         guard let value = values[key] else { return nil }
         guard case .string(let text) = value else { throw DBusError(.invalidArgs, "\(key) must be a string") }
-        return text
+        return try LinnetLimits.check(text, maxBytes: maxBytes, what: key)
     }
 
     /// A duration in seconds: a number (`d`, `i`, `u`) or a string such as `25m`.
@@ -138,6 +142,7 @@ struct OptionMap {
         case .uint32(let number): seconds = Double(number)
         case .int64(let number): seconds = Double(number)
         case .string(let text):
+            let text = try LinnetLimits.check(text, maxBytes: LinnetLimits.durationBytes, what: key)
             do {
                 seconds = try ClockDuration.parse(text, allowZero: allowZero)
             } catch {

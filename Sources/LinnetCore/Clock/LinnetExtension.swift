@@ -56,7 +56,8 @@ public final class LinnetExtension: Sendable {
         DBusInterface(
             name: Self.interfaceName,
             methods: [
-                .async("AddAlarm", inputs: [DBusArgument("time", .string), DBusArgument("options", Self.optionsType)],
+                .async("AddAlarm", inputs: [DBusArgument("time", .string, limit: LinnetLimits.time),
+                                           DBusArgument("options", Self.optionsType, limit: LinnetLimits.options)],
                        outputs: [DBusArgument("id", .uint32), DBusArgument("next_fire", .int64)]) { [weak self] call in
                     guard let self else { throw DBusError(.unknownObject, "linnet is shutting down") }
                     return try await self.addAlarm(call)
@@ -78,7 +79,7 @@ public final class LinnetExtension: Sendable {
                     self?.clock.cancelSleepTimer()
                     return []
                 },
-                .async("StartPomodoro", inputs: [DBusArgument("options", Self.optionsType)]) { [weak self] call in
+                .async("StartPomodoro", inputs: [DBusArgument("options", Self.optionsType, limit: LinnetLimits.options)]) { [weak self] call in
                     guard let self else { throw DBusError(.unknownObject, "linnet is shutting down") }
                     try await self.startPomodoro(call)
                     return []
@@ -143,11 +144,12 @@ public final class LinnetExtension: Sendable {
     static let alarmListType = DBusType.array(alarmType)
 }
 
-/// Runs a clock request, answering a refusal with InvalidArgs and its explanation.
+/// Runs a clock request, answering a refusal with InvalidArgs (LimitsExceeded for a cap) and
+/// its explanation.
 func invalidArgs<T>(_ work: () throws(AlarmError) -> T) throws(DBusError) -> T {
     do {
         return try work()
     } catch {
-        throw DBusError(.invalidArgs, error.description)
+        throw DBusError(error.exceedsLimit ? .limitsExceeded : .invalidArgs, error.description)
     }
 }

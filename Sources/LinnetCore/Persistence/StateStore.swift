@@ -30,12 +30,15 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     public static var maxFileSize: Int { 64 << 20 }
 
     private let saving = Mutex(())
+    /// Carries ``saveInBackground(_:onFailure:)``'s writes.
+    let writer: BackgroundWriter
     private static var logger: Logger { Logger(label: "linnet.library") }
 
     /// A store for the file at `fileURL` writing format `version`.
     public init(fileURL: URL, version: Int = 1) {
         self.fileURL = fileURL
         self.version = version
+        writer = BackgroundWriter(label: "linnet.save.\(fileURL.lastPathComponent)")
     }
 
     private var path: String { fileURL.path }
@@ -52,20 +55,24 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         } catch .missing {
             return .missing
         } catch {
-            return setAside(reason: error.description)
+            // Too large: its start is read for salvage. A directory, FIFO or unreadable file
+            // has nothing to read.
+            if case .tooLarge = error { return setAside(reason: error.description, salvaging: nil) }
+            return setAside(reason: error.description, salvaging: [])
         }
         let data = Data(bytes)
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(VersionHeader.self, from: data) else {
-            return setAside(reason: "not a linnet state file (no version field, or not JSON)")
+            return setAside(reason: "not a linnet state file (no version field, or not JSON)", salvaging: bytes)
         }
         guard header.version == version else {
-            return setAside(reason: "state version \(header.version), this linnet reads version \(version)")
+            // Another version's layout is not this one's to guess at: nothing is salvaged.
+            return setAside(reason: "state version \(header.version), this linnet reads version \(version)", salvaging: [])
         }
         do {
             return .loaded(try decoder.decode(Envelope.self, from: data).state)
         } catch {
-            return setAside(reason: "cannot decode the state: \(error)")
+            return setAside(reason: "cannot decode the state: \(error)", salvaging: bytes)
         }
     }
 
@@ -78,7 +85,15 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(Envelope(version: version, savedAt: Date().timeIntervalSince1970, state: value))
         // One save at a time keeps the file's final contents those of the last call.
-        try saving.withLock { _ in try AtomicFile.write([UInt8](data), to: path) }
+        try saving.withLock { _ in
+            do {
+                try AtomicFile.write([UInt8](data), to: path)
+                SaveOutcomes.record(true, for: path)
+            } catch {
+                SaveOutcomes.record(false, for: path)
+                throw error
+            }
+        }
     }
 
     private struct VersionHeader: Decodable {
@@ -92,8 +107,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     }
 
     /// Renames the unusable state file to `<name>.corrupt-<UTC time>` (with a counter if that
-    /// exists) and logs why.
-    private func setAside(reason: String) -> LoadResult {
+    /// exists) and logs why. When `Value` is ``RecoverableState``, what it salvages from `bytes`
+    /// (nil: the start of the moved file, read here) is loaded instead, and logged once.
+    private func setAside(reason: String, salvaging bytes: [UInt8]?) -> LoadResult {
         let stamp = Self.timestamp()
         var movedTo: String?
         var failure: Int32 = 0
@@ -113,7 +129,27 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         } else {
             Self.logger.error("State file \(path) is unusable (\(reason)) and could not be moved aside: \(String(cString: strerror(failure)))")
         }
+        if let recoverable = Value.self as? any RecoverableState.Type,
+            let content = bytes ?? Self.start(of: movedTo ?? path),
+            let (salvaged, summary) = recoverable.salvage(from: content), let value = salvaged as? Value
+        {
+            Self.logger.warning("Recovered \(summary) from the unusable state file \(movedTo ?? path)")
+            // Written back at once (once the damaged file is safe aside): what was recovered
+            // must not wait for a later change to be saved before the next crash.
+            do {
+                if movedTo != nil { try save(value) }
+            } catch {
+                Self.logger.error("cannot save what was recovered to \(path): \(error)")
+            }
+            return .loaded(value)
+        }
         return .corrupt(reason: reason, movedTo: movedTo)
+    }
+
+    /// At most the first ``maxFileSize`` bytes of the file at `path` (one too large to load
+    /// whole still has its start salvaged).
+    private static func start(of path: String) -> [UInt8]? {
+        try? BoundedFileReader.readStart(path, limit: maxFileSize)
     }
 
     private static func timestamp() -> String {

@@ -85,7 +85,7 @@ extension MPRISServer {
     /// ignored; NoTrack is not a valid argument.
     func setPosition(track: ObjectPath, position: Int64) throws(DBusError) {
         guard let requested = TrackID(received: track), !requested.isNoTrack else {
-            throw DBusError(.invalidArgs, "\(track) is not a valid track id for SetPosition")
+            throw DBusError(.invalidArgs, "\(DBusError.excerpt(track.rawValue)) is not a valid track id for SetPosition")
         }
         let (canSeek, current, length) = state.withLock {
             ($0.player.canControl && $0.player.canSeek, $0.player.metadata.trackID, $0.player.metadata.length)
@@ -101,11 +101,11 @@ extension MPRISServer {
         let (canControl, schemes) = state.withLock { ($0.player.canControl, $0.root.supportedURISchemes) }
         guard canControl else { throw DBusError(.notSupported, "this player cannot be controlled (CanControl is false)") }
         guard let colon = uri.firstIndex(of: ":"), uri.startIndex != colon else {
-            throw DBusError(.invalidArgs, "\"\(uri.prefix(200))\" is not a URI")
+            throw DBusError(.invalidArgs, "\"\(DBusError.excerpt(uri))\" is not a URI")
         }
         let scheme = uri[..<colon].lowercased()
         guard schemes.contains(scheme) else {
-            throw DBusError(.notSupported, "URI scheme \"\(scheme)\" is not supported (SupportedUriSchemes: \(schemes.joined(separator: ", ")))")
+            throw DBusError(.notSupported, "URI scheme \"\(DBusError.excerpt(scheme))\" is not supported (SupportedUriSchemes: \(schemes.joined(separator: ", ")))")
         }
         do {
             try playerHandler.openURI(uri)

@@ -30,7 +30,7 @@ extension MPRISServer {
                     guard let order = PlaylistOrdering(rawValue: orderName),
                         state.withLock({ $0.playlists.orderings.contains(order) })
                     else {
-                        throw DBusError(.invalidArgs, "ordering \"\(orderName.prefix(100))\" is not offered (see Orderings)")
+                        throw DBusError(.invalidArgs, "ordering \"\(DBusError.excerpt(orderName))\" is not offered (see Orderings)")
                     }
                     let playlists = handler.playlists(
                         index: Int(try call.argument(0, as: UInt32.self)),

@@ -53,7 +53,7 @@ extension MPRISServer {
     private func addTrack(uri: String, after: ObjectPath, setAsCurrent: Bool) throws(DBusError) {
         guard let handler = trackListHandler else { return }
         guard let afterTrack = TrackID(received: after) else {
-            throw DBusError(.invalidArgs, "\(after) is not a valid track id")
+            throw DBusError(.invalidArgs, "\(DBusError.excerpt(after.rawValue)) is not a valid track id")
         }
         let (editable, tracks, schemes) = state.withLock {
             ($0.trackList.canEditTracks, $0.trackList.tracks, $0.root.supportedURISchemes)
@@ -62,7 +62,7 @@ extension MPRISServer {
         guard editable else { throw DBusError(.notSupported, "the track list cannot be edited (CanEditTracks is false)") }
         guard afterTrack.isNoTrack || trackSetCache.contains(afterTrack, in: tracks) else { return }
         guard let colon = uri.firstIndex(of: ":"), schemes.contains(uri[..<colon].lowercased()) else {
-            throw DBusError(.notSupported, "unsupported URI \"\(uri.prefix(200))\"")
+            throw DBusError(.notSupported, "unsupported URI \"\(DBusError.excerpt(uri))\"")
         }
         do {
             try handler.addTrack(uri: uri, after: afterTrack, setAsCurrent: setAsCurrent)
@@ -79,7 +79,7 @@ extension MPRISServer {
     ) throws(DBusError) {
         guard let handler = trackListHandler else { return }
         guard let track = TrackID(received: path), !track.isNoTrack else {
-            throw DBusError(.invalidArgs, "\(path) is not a valid track id here")
+            throw DBusError(.invalidArgs, "\(DBusError.excerpt(path.rawValue)) is not a valid track id here")
         }
         let (editable, tracks) = state.withLock { ($0.trackList.canEditTracks, $0.trackList.tracks) }
         if requireEditable, !editable {

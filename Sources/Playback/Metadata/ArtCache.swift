@@ -38,16 +38,8 @@ public struct ArtCache: Sendable, Hashable {
         let path = "\(directory)/\(Self.contentHash(bytes)).\(Self.fileExtension(for: mediaType))"
         let url = URL(fileURLWithPath: path)
         if FileManager.default.fileExists(atPath: path) { return url.absoluteString }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true)
-            // Atomic: a reader never sees half an image, and concurrent writers of the same hash
-            // both end with the same complete file.
-            try Data(bytes).write(to: url, options: .atomic)
-            return url.absoluteString
-        } catch {
-            return nil
-        }
+        guard Self.createPrivateDirectories(directory), Self.writePrivately(bytes, to: path) else { return nil }
+        return url.absoluteString
     }
 
     /// Cover art stored next to a local file (`cover`, `folder` or `front` as .jpg, .jpeg or .png,

@@ -42,7 +42,7 @@ public struct DemoPlaylist: Sendable {
             let size = header.count + piece.score.frameCount * RIFFWave.bytesPerFrame
             if !Self.isIntact(path, header: header, size: size) {
                 let bytes = RIFFWave.file(interleaved: DemoSynth.render(piece.score), tags: piece.tags)
-                try AtomicFile.write(bytes, to: path, fileMode: 0o644)
+                try AtomicFile.write(bytes, to: path, fileMode: 0o600)
             }
             uris.append(FileURI.uri(forPath: path))
         }

@@ -67,6 +67,22 @@ enum BoundedFileReader {
         return bytes
     }
 
+    /// The first `limit` bytes (or fewer) of the regular file at `path`, however large it is.
+    static func readStart(_ path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
+        let (fd, info) = try openForReading(path)
+        defer { close(fd) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(Int(info.st_size), 0)))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return Array(bytes[..<filled])
+    }
+
     static func error(for code: Int32, path: String) -> FileAccessError {
         switch code {
         case ENOENT, ENOTDIR: .missing(path: path)
