@@ -6,6 +6,11 @@ extension ClockService {
     /// Adds an alarm at `timeText` (see ``AlarmTime/parse(_:now:timeZone:)``); `sound` must
     /// already be a playable URI or nil. Throws with a message for the user.
     public func addAlarm(_ timeText: String, options: Alarm.Options) throws(AlarmError) -> Alarm {
+        // From any thread (AddAlarm's handler resolves its sound off the loop first).
+        try loop.sync { Result { () throws(AlarmError) in try addAlarmOnLoop(timeText, options: options) } }.get()
+    }
+
+    private func addAlarmOnLoop(_ timeText: String, options: Alarm.Options) throws(AlarmError) -> Alarm {
         let now = Date()
         let resolver = self.resolver
         let time: AlarmTime
@@ -14,7 +19,7 @@ extension ClockService {
         } catch {
             throw AlarmError(description: error.description)
         }
-        let alarm = try state.withLock { state throws(AlarmError) in
+        let alarm = try withState { state throws(AlarmError) in
             try state.book.add(time, options: options, now: now, resolver: resolver)
         }
         logger.info("alarm \(alarm.id) \"\(alarm.label)\" set for \(resolver.describe(alarm.nextFire, relativeTo: now)) (\(alarm.repeatRule))")
@@ -24,22 +29,22 @@ extension ClockService {
 
     /// Every alarm, soonest first.
     public var alarms: [Alarm] {
-        state.withLock { $0.book.alarms }.sorted { $0.nextFire < $1.nextFire }
+        withState { $0.book.alarms }.sorted { $0.nextFire < $1.nextFire }
     }
 
     /// Removes alarm `id`.
     public func cancelAlarm(_ id: UInt32) throws(AlarmError) {
-        let actions = try state.withLock { state throws(AlarmError) in try state.book.cancel(id) }
+        let actions = try withState { state throws(AlarmError) in try state.book.cancel(id) }
         logger.info("alarm \(id) cancelled")
         perform(actions)
     }
 
     /// The alarm ringing now.
-    public var ringingAlarm: Alarm? { state.withLock { $0.book.ringing } }
+    public var ringingAlarm: Alarm? { withState { $0.book.ringing } }
 
     /// Stops the ringing alarm (Stop, the notification's Stop, or the ring limit).
     public func dismissRinging() {
-        let actions = state.withLock { state -> [AlarmAction] in
+        let actions = withState { state -> [AlarmAction] in
             guard let id = state.ringing?.id else { return [] }
             return state.book.dismiss(id, now: Date(), resolver: resolver)
         }
@@ -48,7 +53,7 @@ extension ClockService {
 
     /// Snoozes the ringing alarm (Next, or the notification's Snooze).
     public func snoozeRinging() {
-        let (actions, snoozed) = state.withLock { state -> ([AlarmAction], Alarm?) in
+        let (actions, snoozed) = withState { state -> ([AlarmAction], Alarm?) in
             guard let id = state.ringing?.id else { return ([], nil) }
             return (state.book.snooze(id, now: Date()), state.book.alarm(id))
         }
@@ -60,7 +65,7 @@ extension ClockService {
 
     /// Rings or reports whatever is due, then arms the next deadline.
     func processDueAlarms() {
-        let actions = state.withLock { $0.book.fireDue(now: Date(), resolver: resolver) }
+        let actions = withState { $0.book.fireDue(now: Date(), resolver: resolver) }
         perform(actions)
         armNextDeadline()
     }
@@ -78,7 +83,9 @@ extension ClockService {
                 silence(id)
                 silenced = true
             case .save:
-                store.saveInBackground({ [self] in state.withLock { $0.book } }) { [logger] error in
+                // The book as it is now: the writer keeps only the latest of the saves queued.
+                let book = withState { $0.book }
+                store.saveInBackground({ book }) { [logger] error in
                     logger.error("cannot save the alarms: \(error)")
                 }
             }
@@ -96,7 +103,7 @@ extension ClockService {
             self?.dismissRinging()
             return .remove
         }
-        state.withLock { $0.ringing = Ringing(id: alarm.id, limitTimer: timer) }
+        withState { $0.ringing = Ringing(id: alarm.id, limitTimer: timer) }
         // Alarm focus first: giving up music focus while nothing else is held would hand other
         // players back their sound for a moment.
         services.focus.acquire(.alarm)
@@ -121,7 +128,7 @@ extension ClockService {
     }
 
     private func silence(_ id: UInt32) {
-        let wasRinging = state.withLock { state -> Bool in
+        let wasRinging = withState { state -> Bool in
             guard state.ringing?.id == id else { return false }
             state.ringing?.limitTimer?.cancel()
             state.ringing = nil

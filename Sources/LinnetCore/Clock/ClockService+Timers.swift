@@ -17,7 +17,7 @@ extension ClockService {
         }
         guard fade.isFinite, fade >= 0 else { throw AlarmError(description: "the fade cannot be negative") }
         let timer = SleepTimer(duration: duration, fade: fade, now: Self.monotonicNow())
-        state.withLock { state in
+        withState { state in
             state.sleepTimer?.cancel()
             state.sleep = timer
         }
@@ -29,7 +29,7 @@ extension ClockService {
 
     /// Cancels the sleep timer and restores the volume.
     public func cancelSleepTimer() {
-        let had = state.withLock { state -> Bool in
+        let had = withState { state -> Bool in
             state.sleepTimer?.cancel()
             state.sleepTimer = nil
             defer { state.sleep = nil }
@@ -43,11 +43,11 @@ extension ClockService {
 
     /// Seconds until the sleep timer pauses the music; nil when none is set.
     public var sleepRemaining: TimeInterval? {
-        state.withLock { $0.sleep }?.remaining(at: Self.monotonicNow())
+        withState { $0.sleep }?.remaining(at: Self.monotonicNow())
     }
 
     private func scheduleSleepTick() {
-        state.withLock { state in
+        withState { state in
             state.sleepTimer?.cancel()
             state.sleepTimer = nil
             guard let sleep = state.sleep else { return }
@@ -61,10 +61,10 @@ extension ClockService {
     }
 
     private func sleepTick() {
-        guard let sleep = state.withLock({ $0.sleep }) else { return }
+        guard let sleep = withState({ $0.sleep }) else { return }
         let now = Self.monotonicNow()
         if now >= sleep.deadline - 0.005 {
-            state.withLock { state in
+            withState { state in
                 state.sleep = nil
                 state.sleepTimer = nil
             }
@@ -89,7 +89,7 @@ extension ClockService {
             throw AlarmError(description: "Pomodoro phases must last 1 s to a year, with 1 to 100 cycles")
         }
         let (session, actions) = Pomodoro.start(settings, now: Self.monotonicNow())
-        state.withLock { state in
+        withState { state in
             state.pomodoroTimer?.cancel()
             state.pomodoro = session
             state.bell = bell
@@ -101,7 +101,7 @@ extension ClockService {
 
     /// Ends the Pomodoro; the music keeps its state.
     public func stopPomodoro() {
-        let had = state.withLock { state -> Bool in
+        let had = withState { state -> Bool in
             state.pomodoroTimer?.cancel()
             state.pomodoroTimer = nil
             defer { state.pomodoro = nil }
@@ -116,13 +116,13 @@ extension ClockService {
 
     /// Pauses or resumes the Pomodoro (timer and music).
     public func togglePomodoro() {
-        guard let paused = state.withLock({ $0.pomodoro?.isPaused }) else { return }
+        guard let paused = withState({ $0.pomodoro?.isPaused }) else { return }
         setPomodoroPaused(!paused)
     }
 
     /// Pauses (true) or resumes (false) the Pomodoro.
     public func setPomodoroPaused(_ paused: Bool) {
-        let actions = state.withLock { state -> [Pomodoro.Action] in
+        let actions = withState { state -> [Pomodoro.Action] in
             let now = Self.monotonicNow()
             return (paused ? state.pomodoro?.pause(now: now) : state.pomodoro?.resume(now: now)) ?? []
         }
@@ -130,7 +130,7 @@ extension ClockService {
     }
 
     /// The running Pomodoro, if any.
-    public var pomodoro: Pomodoro? { state.withLock { $0.pomodoro } }
+    public var pomodoro: Pomodoro? { withState { $0.pomodoro } }
 
     private func perform(_ actions: [Pomodoro.Action]) {
         for action in actions {
@@ -152,7 +152,7 @@ extension ClockService {
                     announce(.pomodoroPhaseChanged(phase: session.phase.key, title: session.phaseTitle))
                 }
             case .finished:
-                state.withLock { state in
+                withState { state in
                     state.pomodoroTimer?.cancel()
                     state.pomodoroTimer = nil
                     state.pomodoro = nil
@@ -167,7 +167,7 @@ extension ClockService {
     }
 
     private func bellURI() -> String {
-        if let bell = state.withLock({ $0.bell }) { return bell }
+        if let bell = withState({ $0.bell }) { return bell }
         do {
             return try BuiltInSounds(directory: configuration.soundsDirectory).bellURI()
         } catch {
@@ -178,7 +178,7 @@ extension ClockService {
 
     /// Wakes at the phase end or the next minute boundary, whichever is first.
     private func schedulePomodoroTick() {
-        state.withLock { state in
+        withState { state in
             state.pomodoroTimer?.cancel()
             state.pomodoroTimer = nil
             let now = Self.monotonicNow()
@@ -191,7 +191,7 @@ extension ClockService {
     }
 
     private func pomodoroTick() {
-        let actions = state.withLock { state in state.pomodoro?.advance(now: Self.monotonicNow()) ?? [] }
+        let actions = withState { state in state.pomodoro?.advance(now: Self.monotonicNow()) ?? [] }
         perform(actions)
     }
 

@@ -2,7 +2,6 @@ public import EventLoop
 public import Foundation
 import Logging
 import PlayerCore
-import Synchronization
 
 /// How the clock features are set up.
 public struct ClockConfiguration: Sendable {
@@ -58,7 +57,16 @@ public final class ClockService: Sendable {
         var inhibiting = false
     }
 
-    let state = Mutex(State())
+    /// Everything that changes. Reachable only on the loop thread: the bus handlers, the timers
+    /// and the player's requests all run there, so each check and the act on it are one step.
+    final class Confined {
+        var state = State()
+        var wallTimer: WallClockTimer?
+        var zoneWatcher: TimeZoneWatcher?
+        var eventSink: (@Sendable (ClockEvent) -> Void)?
+    }
+
+    let confined: LoopBound<Confined>
     let controller: PlayerController
     let effects: EffectsPlayer
     let services: DesktopServices
@@ -66,9 +74,6 @@ public final class ClockService: Sendable {
     let store: StateStore<AlarmBook>
     let logger = Logger(label: "linnet.clock")
     let loop: EventLoop
-    private let wallTimerSlot = Mutex<WallClockTimer?>(nil)
-    private let zoneWatcherSlot = Mutex<TimeZoneWatcher?>(nil)
-    private let eventSink = Mutex<(@Sendable (ClockEvent) -> Void)?>(nil)
     /// The sleep timer and Pomodoro count time the machine is awake (CLOCK_MONOTONIC on Linux,
     /// like the loop's timers): they pause while it sleeps.
     private static let origin = SuspendingClock.now
@@ -83,24 +88,34 @@ public final class ClockService: Sendable {
         self.configuration = configuration
         self.loop = loop
         store = StateStore<AlarmBook>(fileURL: configuration.alarmsFile)
+        confined = LoopBound(Confined(), loop: loop)
+    }
+
+    /// Runs `body` on the clock's state; on the loop thread only.
+    func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+        try body(&confined.value.state)
     }
 
     /// Receives what should be announced on the bus.
     public func onEvent(_ sink: @escaping @Sendable (ClockEvent) -> Void) {
-        eventSink.withLock { $0 = sink }
+        loop.sync { confined.value.eventSink = sink }
     }
 
     func announce(_ event: ClockEvent) {
-        eventSink.withLock { $0 }?(event)
+        confined.value.eventSink?(event)
     }
 
     /// Loads the saved alarms. Call it before the player takes its bus name, so a client asking
     /// the moment linnet appears sees them.
     public func loadAlarms() {
+        loop.sync { loadAlarmsOnLoop() }
+    }
+
+    private func loadAlarmsOnLoop() {
         switch store.load() {
         case .loaded(var book):
             book.recoverAfterRestart()
-            state.withLock { $0.book = book }
+            withState { $0.book = book }
             logger.info("loaded \(book.alarms.count) alarm(s)")
         case .corrupt(let reason, _):
             logger.warning("the saved alarms were unreadable and were set aside: \(reason)")
@@ -112,18 +127,23 @@ public final class ClockService: Sendable {
     /// Takes over the MPRIS commands it needs, reports alarms missed while linnet was down and
     /// arms the first deadline. Call it once the player is on the bus.
     public func start() throws {
+        try loop.sync { try startOnLoop() }
+    }
+
+    private func startOnLoop() throws {
         let timer = try WallClockTimer(loop: loop) { [weak self] event in
             self?.wallClockEvent(event)
         }
-        wallTimerSlot.withLock { $0 = timer }
+        confined.value.wallTimer = timer
         let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
         if watcher == nil { logger.info("cannot watch /etc/localtime; a new time zone applies after a restart") }
-        zoneWatcherSlot.withLock { $0 = watcher }
+        confined.value.zoneWatcher = watcher
         controller.onClockRequest { [weak self] request in
             self?.answer(request)
         }
-        loop.perform { [weak self] in self?.processDueAlarms() }
-        if state.withLock({ !$0.book.alarms.isEmpty }) {
+        // Queued, so the caller's start finishes before anything due rings.
+        loop.execute { [weak self] in self?.processDueAlarms() }
+        if withState({ !$0.book.alarms.isEmpty }) {
             Task.detached(priority: .background) { [weak self] in self?.prepareBuiltInSounds(bell: false) }
         }
     }
@@ -143,13 +163,15 @@ public final class ClockService: Sendable {
 
     /// Stops every sound and timer (linnet is exiting); alarms stay saved.
     public func shutdown() {
-        state.withLock { state in
-            state.ringing?.limitTimer?.cancel()
-            state.sleepTimer?.cancel()
-            state.pomodoroTimer?.cancel()
+        loop.sync {
+            withState { state in
+                state.ringing?.limitTimer?.cancel()
+                state.sleepTimer?.cancel()
+                state.pomodoroTimer?.cancel()
+            }
+            confined.value.wallTimer = nil
+            confined.value.zoneWatcher = nil
         }
-        wallTimerSlot.withLock { $0 = nil }
-        zoneWatcherSlot.withLock { $0 = nil }
         effects.shutdown()
     }
 
@@ -175,7 +197,7 @@ public final class ClockService: Sendable {
         // Foundation caches the zone.
         NSTimeZone.resetSystemTimeZone()
         logger.info("\(reason); re-planning alarms")
-        let actions = state.withLock { $0.book.rearm(now: Date(), resolver: resolver) }
+        let actions = withState { $0.book.rearm(now: Date(), resolver: resolver) }
         perform(actions)
         processDueAlarms()
     }
@@ -184,10 +206,10 @@ public final class ClockService: Sendable {
     /// sleep inhibitor) and holds or releases the inhibitor.
     func armNextDeadline() {
         let now = Date()
-        let (deadline, ringing) = state.withLock { ($0.book.nextDeadline, $0.ringing != nil) }
+        let (deadline, ringing) = withState { ($0.book.nextDeadline, $0.ringing != nil) }
         let window: TimeInterval = 3600
         let dueSoon = ringing || deadline.map { $0.timeIntervalSince(now) <= window } ?? false
-        let change = state.withLock { state -> Bool? in
+        let change = withState { state -> Bool? in
             guard state.inhibiting != dueSoon else { return nil }
             state.inhibiting = dueSoon
             return dueSoon
@@ -199,6 +221,6 @@ public final class ClockService: Sendable {
             services.inhibitor.release("alarm")
         }
         let wake = deadline.map { $0.timeIntervalSince(now) > window ? $0.addingTimeInterval(-window) : $0 }
-        wallTimerSlot.withLock { $0 }?.arm(at: wake)
+        confined.value.wallTimer?.arm(at: wake)
     }
 }
