@@ -50,6 +50,10 @@ let package = Package(
         // The player's rules as values: the queue and the player state machine. Imports nothing of
         // ours and no system library, so its tests need no bus, engine or clock.
         .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // Alarm, DST, sleep-timer and Pomodoro rules as values over Foundation's calendar.
+        .target(name: "ClockRules", swiftSettings: strictSettings),
+        // Playlist (M3U, PLS, XSPF) and LRC parsing, file-URI and path rules, bounded file reads.
+        .target(name: "LibraryFormats", swiftSettings: strictSettings),
         // For anyone extending the player: a harness that feeds the machine and reads its effects,
         // and a scripted engine that stands in for GStreamer under the real owner.
         .target(name: "PlayerTestKit", dependencies: ["PlayerCore", "Playback"], swiftSettings: strictSettings),
@@ -58,13 +62,14 @@ let package = Package(
         .target(
             name: "LinnetCore",
             dependencies: [
-                "PlayerCore", "MPRIS", "Playback", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log"),
+                "PlayerCore", "ClockRules", "LibraryFormats", "MPRIS", "Playback", "DBus", "EventLoop",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "linnet",
             dependencies: [
-                "LinnetCore", "PlayerCore", "DBus", "EventLoop", "MPRIS", "Playback",
+                "LinnetCore", "PlayerCore", "ClockRules", "DBus", "EventLoop", "MPRIS", "Playback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -85,14 +90,16 @@ let package = Package(
         .testTarget(
             name: "LinnetCoreTests",
             dependencies: [
-                "LinnetCore", "PlayerCore", "PlayerTestKit", "MPRIS", "Playback", "DBus", "EventLoop", "TestSupport",
+                "LinnetCore", "PlayerCore", "PlayerTestKit", "ClockRules", "LibraryFormats", "MPRIS", "Playback", "DBus",
+                "EventLoop", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetTests",
             dependencies: [
-                "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "Playback", "TestSupport", "linnet",
+                "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "Playback",
+                "TestSupport", "linnet",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

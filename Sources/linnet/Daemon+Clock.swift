@@ -1,3 +1,4 @@
+import ClockRules
 import DBus
 import Foundation
 import LinnetCore

@@ -1,3 +1,4 @@
+import ClockRules
 import ArgumentParser
 import DBus
 import Foundation

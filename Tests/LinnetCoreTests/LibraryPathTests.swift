@@ -1,3 +1,4 @@
+@testable import LibraryFormats
 import Foundation
 import LinnetCore
 import TestSupport

@@ -1,3 +1,4 @@
+@testable import LibraryFormats
 import Foundation
 import Glibc
 import LinnetCore

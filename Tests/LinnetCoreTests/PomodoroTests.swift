@@ -1,3 +1,4 @@
+@testable import ClockRules
 import Foundation
 import LinnetCore
 import Testing

@@ -1,3 +1,4 @@
+@testable import ClockRules
 import DBus
 import Foundation
 import LinnetCore

@@ -1,3 +1,4 @@
+import LibraryFormats
 /// The alarm tone and the Pomodoro bell linnet synthesises itself (with the demo playlist's
 /// synthesiser), written once as WAV files into a cache directory.
 public struct BuiltInSounds: Sendable {

@@ -1,3 +1,4 @@
+public import ClockRules
 import EventLoop
 import Foundation
 import PlayerCore

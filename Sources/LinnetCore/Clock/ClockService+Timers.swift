@@ -1,3 +1,4 @@
+public import ClockRules
 import EventLoop
 public import Foundation
 import PlayerCore

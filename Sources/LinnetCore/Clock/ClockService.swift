@@ -1,3 +1,4 @@
+public import ClockRules
 public import EventLoop
 public import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ClockRules
 public import DBus
 import Foundation
 import MPRIS

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Foundation
 import Glibc
 import Synchronization

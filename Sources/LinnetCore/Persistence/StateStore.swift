@@ -1,3 +1,4 @@
+import LibraryFormats
 public import Foundation
 import Glibc
 import Logging

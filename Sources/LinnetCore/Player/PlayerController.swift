@@ -1,3 +1,4 @@
+import ClockRules
 public import DBus
 public import EventLoop
 import Foundation

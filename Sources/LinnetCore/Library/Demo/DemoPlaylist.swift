@@ -1,3 +1,4 @@
+import LibraryFormats
 import Glibc
 
 /// A few short tracks linnet synthesises itself, so a machine with no music still has

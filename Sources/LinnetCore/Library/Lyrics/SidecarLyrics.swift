@@ -1,3 +1,4 @@
+public import LibraryFormats
 /// Finds lyrics stored next to a local track: `<basename>.lrc` (synced) or `<basename>.txt`
 /// (plain), in the track's own directory only.
 ///

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Foundation
 
 /// The XDG base directories and music directory of the user, and the places linnet keeps its

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Glibc
 
 /// The audio files of one folder and, in natural name order, its subfolders.

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Glibc
 
 /// What one input turned into before folders are scanned and ordered.

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Playback
 
 extension MediaResolver {

@@ -1,3 +1,4 @@
+public import LibraryFormats
 import Foundation
 import Glibc
 import Logging

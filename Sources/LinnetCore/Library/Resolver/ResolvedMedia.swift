@@ -1,3 +1,4 @@
+public import LibraryFormats
 public import Playback
 
 /// One thing to play, found from what the user gave.

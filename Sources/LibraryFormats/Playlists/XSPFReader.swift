@@ -1,13 +1,13 @@
 /// Reads XSPF: `playlist/trackList/track` elements with `location` (the first one of a track
 /// is used; XSPF allows alternatives), `title`, `creator` and `duration` (milliseconds).
-enum XSPFReader {
+public enum XSPFReader {
     /// Deeper documents are refused: no playlist needs it, and the element stack would grow
     /// with the file.
-    static let maxElementDepth = 256
+    public static let maxElementDepth = 256
 
     private static let trackFields: Set<String> = ["location", "title", "creator", "duration"]
 
-    static func read(_ text: String, limit: Int) -> RawPlaylist {
+    public static func read(_ text: String, limit: Int) -> RawPlaylist {
         var playlist = RawPlaylist()
         var reader = XMLReader(text)
         var stack: [String] = []

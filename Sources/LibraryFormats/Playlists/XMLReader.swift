@@ -5,8 +5,8 @@
 /// skipped (entities declared there are never expanded, so no entity bombs or external
 /// fetches), attributes are skipped, namespace prefixes are dropped, CDATA is text, and a `<`
 /// that starts no tag is text. Nothing recurses, so deep nesting cannot overflow the stack.
-struct XMLReader {
-    enum Event: Equatable {
+public struct XMLReader {
+    public enum Event: Equatable {
         case start(String)
         case end(String)
         case text(String)
@@ -16,11 +16,11 @@ struct XMLReader {
     private var index = 0
     private var pendingEnd: String?
 
-    init(_ text: String) {
+    public init(_ text: String) {
         bytes = Array(text.utf8)
     }
 
-    mutating func next() -> Event? {
+    public mutating func next() -> Event? {
         if let name = pendingEnd {
             pendingEnd = nil
             return .end(name)
@@ -131,7 +131,7 @@ struct XMLReader {
     }
 
     /// The five predefined entities and character references; anything else stays literal.
-    static func decodeEntities(_ text: ArraySlice<UInt8>) -> String {
+    public static func decodeEntities(_ text: ArraySlice<UInt8>) -> String {
         guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
         var output = ""
         var position = text.startIndex

@@ -68,4 +68,10 @@ public struct AlarmError: Error, Equatable, CustomStringConvertible {
     public let description: String
     /// The request was refused for a cap (too many alarms, too much text), not for its meaning.
     public var exceedsLimit = false
+
+    /// A refusal explained by `description`.
+    public init(description: String, exceedsLimit: Bool = false) {
+        self.description = description
+        self.exceedsLimit = exceedsLimit
+    }
 }

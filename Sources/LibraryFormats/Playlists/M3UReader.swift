@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads M3U and M3U8: one location per line, `#` comments, and the extended
 /// `#EXTINF:seconds[ attributes],Artist - Title` line describing the next location.
-enum M3UReader {
-    static func read(_ text: String, limit: Int) -> RawPlaylist {
+public enum M3UReader {
+    public static func read(_ text: String, limit: Int) -> RawPlaylist {
         var playlist = RawPlaylist()
         var pending: RawEntry?
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

@@ -1,3 +1,4 @@
+public import ClockRules
 import Foundation
 
 extension AlarmBook: RecoverableState {

@@ -44,7 +44,7 @@ public enum LRCParser {
     }
 
     /// Microseconds for `mm:ss`, `mm:ss.x…` or `mm:ss:xx` (some editors use a colon).
-    static func timestamp(_ text: Substring) -> Int64? {
+    public static func timestamp(_ text: Substring) -> Int64? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, let minutes = Int64(parts[0]), minutes >= 0, minutes < 100_000 else {
             return nil

@@ -4,13 +4,13 @@ public import Foundation
 /// reading expressed as if it were UTC, where every day is exactly 86 400 s long. Working in
 /// naive seconds keeps the calendar arithmetic free of DST; only ``WallClockResolver`` maps a
 /// naive reading to a real instant.
-struct CivilDay: Hashable {
-    var year: Int
-    var month: Int
-    var day: Int
+public struct CivilDay: Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
 
     /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -20,19 +20,19 @@ struct CivilDay: Hashable {
     }
 
     /// Naive seconds at the start of the day.
-    var naiveSeconds: TimeInterval { TimeInterval(daysSinceEpoch) * 86_400 }
+    public var naiveSeconds: TimeInterval { TimeInterval(daysSinceEpoch) * 86_400 }
 
     /// Whether the date exists (no 31 February).
-    var isValid: Bool { CivilDay(daysSinceEpoch: daysSinceEpoch) == self }
+    public var isValid: Bool { CivilDay(daysSinceEpoch: daysSinceEpoch) == self }
 
-    init(year: Int, month: Int, day: Int) {
+    public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
     /// The day `days` after 1970-01-01 (civil_from_days).
-    init(daysSinceEpoch days: Int) {
+    public init(daysSinceEpoch days: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -63,12 +63,12 @@ public struct WallClockResolver: Sendable {
     }
 
     /// The naive seconds (local reading as if UTC) of `date`.
-    func naive(_ date: Date) -> TimeInterval {
+    public func naive(_ date: Date) -> TimeInterval {
         date.timeIntervalSince1970 + TimeInterval(timeZone.secondsFromGMT(for: date))
     }
 
     /// The instant the wall clock first reads `naive` (or, inside a gap, the end of the gap).
-    func instant(forNaive naive: TimeInterval) -> Date {
+    public func instant(forNaive naive: TimeInterval) -> Date {
         // Offsets around the reading: a day either side covers any single transition.
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive - 86_400))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive + 86_400))
@@ -98,7 +98,7 @@ public struct WallClockResolver: Sendable {
     }
 
     /// 1 = Sunday … 7 = Saturday (Foundation's numbering); 1970-01-01 was a Thursday.
-    static func weekday(daysSinceEpoch days: Int) -> Int {
+    public static func weekday(daysSinceEpoch days: Int) -> Int {
         ((days % 7 + 7 + 4) % 7) + 1
     }
 

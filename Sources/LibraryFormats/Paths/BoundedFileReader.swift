@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 
 /// Why a file could not be read.
 public enum FileAccessError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -26,10 +26,10 @@ public enum FileAccessError: Error, Sendable, Hashable, CustomStringConvertible 
 ///
 /// Opens first and checks the opened descriptor, so a file swapped between a check and the read
 /// cannot slip through; `O_NONBLOCK` keeps a FIFO posing as a playlist from hanging the caller.
-enum BoundedFileReader {
+public enum BoundedFileReader {
     /// The kind of thing at `path` after following symlinks, or an error saying why it cannot
     /// be opened for reading.
-    static func openForReading(_ path: String, followSymlinks: Bool = true) throws(FileAccessError) -> (fd: Int32, info: stat) {
+    public static func openForReading(_ path: String, followSymlinks: Bool = true) throws(FileAccessError) -> (fd: Int32, info: stat) {
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
         if !followSymlinks { flags |= O_NOFOLLOW }
         let fd = open(path, flags)
@@ -44,7 +44,7 @@ enum BoundedFileReader {
     }
 
     /// The bytes of the regular file at `path`, refusing anything larger than `limit`.
-    static func read(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileAccessError) -> [UInt8] {
+    public static func read(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileAccessError) -> [UInt8] {
         let (fd, info) = try openForReading(path, followSymlinks: followSymlinks)
         defer { close(fd) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
@@ -68,7 +68,7 @@ enum BoundedFileReader {
     }
 
     /// The first `limit` bytes (or fewer) of the regular file at `path`, however large it is.
-    static func readStart(_ path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
+    public static func readStart(_ path: String, limit: Int) throws(FileAccessError) -> [UInt8] {
         let (fd, info) = try openForReading(path)
         defer { close(fd) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile(path: path) }
@@ -83,7 +83,7 @@ enum BoundedFileReader {
         return Array(bytes[..<filled])
     }
 
-    static func error(for code: Int32, path: String) -> FileAccessError {
+    public static func error(for code: Int32, path: String) -> FileAccessError {
         switch code {
         case ENOENT, ENOTDIR: .missing(path: path)
         default: .unreadable(path: path, reason: String(cString: strerror(code)))

@@ -58,7 +58,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
     }
 
     /// `H[:MM[:SS]]` with an optional `am`/`pm` (a bare hour needs am/pm).
-    static func parseTimeOfDay(_ text: String) -> WallClockTime? {
+    public static func parseTimeOfDay(_ text: String) -> WallClockTime? {
         var body = text.lowercased().replacingOccurrences(of: " ", with: "")
         var meridiem: String?
         for suffix in ["am", "pm", "a", "p"] where body.hasSuffix(suffix) {
@@ -83,7 +83,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
 
     /// `YYYY-MM-DD(T| )HH:MM[:SS][Z|±HH[:]MM]`; nil when `text` does not look like a date at all,
     /// an error when it does but is invalid.
-    static func parseISO(_ text: String, timeZone: TimeZone) throws(ParseError) -> Date? {
+    public static func parseISO(_ text: String, timeZone: TimeZone) throws(ParseError) -> Date? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
             characters[10] == "T" || characters[10] == "t" || characters[10] == " "

@@ -51,7 +51,7 @@ public struct PlaylistParser: Sendable {
         return result
     }
 
-    static func rawEntries(of text: String, format: PlaylistFormat, limit: Int) -> RawPlaylist {
+    public static func rawEntries(of text: String, format: PlaylistFormat, limit: Int) -> RawPlaylist {
         switch format {
         case .m3u: M3UReader.read(text, limit: limit)
         case .pls: PLSReader.read(text, limit: limit)
@@ -60,7 +60,7 @@ public struct PlaylistParser: Sendable {
     }
 
     /// The entry for `raw`, an error saying why it is unusable, or nil for a blank location.
-    func resolve(_ raw: RawEntry, baseDirectory: String) -> Result<PlaylistEntry, PlaylistError>? {
+    public func resolve(_ raw: RawEntry, baseDirectory: String) -> Result<PlaylistEntry, PlaylistError>? {
         let location = raw.location.trimmingWhitespace()
         guard !location.isEmpty else { return nil }
         guard location.utf8.count <= limits.maxURILength else {
@@ -92,7 +92,7 @@ public struct PlaylistParser: Sendable {
             durationMicroseconds: raw.durationMicroseconds))
     }
 
-    static func fileExtension(of path: String) -> String {
+    public static func fileExtension(of path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()
@@ -189,39 +189,39 @@ private struct Expansion {
 }
 
 /// An entry as a format reader found it, before its location is resolved.
-struct RawEntry {
-    var location: String
-    var line: Int?
-    var title: String?
-    var artist: String?
-    var durationMicroseconds: Int64?
+public struct RawEntry {
+    public var location: String
+    public var line: Int?
+    public var title: String?
+    public var artist: String?
+    public var durationMicroseconds: Int64?
     /// Whether `location` is a URI reference (percent-encoded) rather than a literal path.
-    var isURIReference = false
+    public var isURIReference = false
 }
 
 /// What a format reader found in one playlist's text.
-struct RawPlaylist {
-    var entries: [RawEntry] = []
-    var problems: [(line: Int?, error: PlaylistError)] = []
+public struct RawPlaylist {
+    public var entries: [RawEntry] = []
+    public var problems: [(line: Int?, error: PlaylistError)] = []
     /// Whether reading stopped at the entry limit.
-    var truncated = false
+    public var truncated = false
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
-    func replacingBackslashes() -> String {
+    public func replacingBackslashes() -> String {
         String(map { $0 == "\\" ? "/" : $0 })
     }
 }
 
 extension Optional where Wrapped == String {
-    var nonEmpty: String? {
+    public var nonEmpty: String? {
         guard let trimmed = self?.trimmingWhitespace(), !trimmed.isEmpty else { return nil }
         return trimmed
     }

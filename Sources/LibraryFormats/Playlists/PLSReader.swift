@@ -1,7 +1,7 @@
 /// Reads PLS: an INI file with a `[playlist]` section of `FileN=`, `TitleN=`, `LengthN=`
 /// (seconds, -1 for unknown) and `NumberOfEntries=`. Entries come in order of N, whatever the
 /// order of the lines.
-enum PLSReader {
+public enum PLSReader {
     private struct Slot {
         var file: String?
         var fileLine: Int?
@@ -9,7 +9,7 @@ enum PLSReader {
         var length: Int64?
     }
 
-    static func read(_ text: String, limit: Int) -> RawPlaylist {
+    public static func read(_ text: String, limit: Int) -> RawPlaylist {
         var playlist = RawPlaylist()
         var slots: [Int: Slot] = [:]
         var declaredCount: Int?

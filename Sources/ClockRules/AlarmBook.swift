@@ -41,7 +41,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     }
 
     /// What an alarm counts against ``maximumTextBytes``.
-    static func textBytes(of alarm: Alarm) -> Int { alarm.label.utf8.count + (alarm.sound?.utf8.count ?? 0) }
+    public static func textBytes(of alarm: Alarm) -> Int { alarm.label.utf8.count + (alarm.sound?.utf8.count ?? 0) }
 
     /// The alarm with `id`.
     public func alarm(_ id: UInt32) -> Alarm? { alarms.first { $0.id == id } }

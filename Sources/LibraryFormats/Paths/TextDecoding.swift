@@ -1,12 +1,12 @@
 /// Turns the bytes of a text file (playlist, lyrics) into a string the way real-world files
 /// need: a byte-order mark is honoured and dropped, UTF-16 is recognised by its mark, and bytes
 /// that are not UTF-8 are read as Latin-1 (old M3U and LRC files from Windows players).
-enum TextDecoding {
+public enum TextDecoding {
     /// Why bytes were refused as text.
-    enum Failure: Error { case binary }
+    public enum Failure: Error { case binary }
 
     /// The text in `bytes`; fails for data with NUL bytes outside UTF-16, which is no text file.
-    static func decode(_ bytes: [UInt8]) throws(Failure) -> String {
+    public static func decode(_ bytes: [UInt8]) throws(Failure) -> String {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try decode8(bytes.dropFirst(3)) }
         if bytes.starts(with: [0xFF, 0xFE]) { return decode16(bytes.dropFirst(2), bigEndian: false) }
         if bytes.starts(with: [0xFE, 0xFF]) { return decode16(bytes.dropFirst(2), bigEndian: true) }
