@@ -86,6 +86,7 @@ let package = Package(
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
+        .testTarget(name: "ClockRulesTests", dependencies: ["ClockRules"], swiftSettings: strictSettings),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetCoreTests",

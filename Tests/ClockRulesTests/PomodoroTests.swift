@@ -1,6 +1,5 @@
 @testable import ClockRules
 import Foundation
-import LinnetCore
 import Testing
 
 /// The Pomodoro state machine, driven with a manual clock.

@@ -1,6 +1,5 @@
 @testable import ClockRules
 import Foundation
-import LinnetCore
 import Testing
 
 /// Durations, times and repeat rules as users type them.

@@ -1,6 +1,5 @@
 @testable import ClockRules
 import Foundation
-import LinnetCore
 import Testing
 
 /// Next fire times with an injected clock and time zone, across DST changes, and the alarm
