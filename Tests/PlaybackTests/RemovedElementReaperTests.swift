@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 import EventLoop
 @testable import Playback
 import Synchronization
@@ -6,9 +7,8 @@ import Testing
 
 /// What playbin's gapless switch can leave behind when a pipeline state change races it (see
 /// `RemovedElementReaper`): an element removed from playbin while PLAYING, whose removal drops
-/// the bin's last reference. Disposed like that, GStreamer reports a CRITICAL. The race itself
-/// struck about 1 run in 400 on a bare playbin (17 in 7 000 runs, 0 in 7 000 with the reaper,
-/// measured outside the suite); here its outcome is staged directly.
+/// the bin's last reference. Disposed like that, GStreamer reports a CRITICAL. The race itself is
+/// rare and timing-bound; here its outcome is staged directly.
 @Suite struct RemovedElementReaperTests {
     @Test func anElementRemovedWhilePlayingIsAtNullWhenItIsDisposed() throws {
         GStreamerRuntime.ensureInitialized()
@@ -29,9 +29,14 @@ import Testing
         gst_bin_add(UnsafeMutableRawPointer(binElement).assumingMemoryBound(to: GstBin.self), element)
         #expect(gst_element_set_state(element, GST_STATE_PLAYING) == GST_STATE_CHANGE_SUCCESS)
 
+        // The loop is held busy, so the reaper's turn on it cannot come before the check below
+        // however the threads are scheduled.
+        let loopHeld = DispatchSemaphore(value: 0)
+        loop.execute { loopHeld.wait() }
         // The bin held the only reference: without the reaper the element goes right here.
         gst_bin_remove(UnsafeMutableRawPointer(binElement).assumingMemoryBound(to: GstBin.self), element)
         #expect(stateAtDisposal.withLock { $0 } == nil, "the reaper holds it until its loop runs")
+        loopHeld.signal()
         loop.sync {}
         #expect(stateAtDisposal.withLock { $0 } == GST_STATE_NULL.rawValue)
     }
