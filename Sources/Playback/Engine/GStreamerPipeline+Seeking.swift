@@ -15,7 +15,7 @@ internal import CGStreamer
 extension GStreamerPipeline {
     /// Seeks now if the pipeline can take it, later if it has not prerolled yet.
     func seek(toMicroseconds microseconds: Int64, reported: Bool) {
-        guard session.prerolled else {
+        guard lifecycle.isPrerolled else {
             session.pendingSeek = (microseconds, reported || session.pendingSeek?.reported == true)
             return
         }
@@ -54,7 +54,7 @@ extension GStreamerPipeline {
         let rate = session.rate
         restart(with: current)
         session.rate = rate
-        session.reloadedURI = current
+        perform(lifecycle.handle(.reloadedToSeek(uri: current)))
         session.pendingSeek = (microseconds, reported)
         session.deferredNext = next
     }
