@@ -20,7 +20,7 @@ extension GStreamerPipeline {
                 actions = lifecycle.handle(.setToNullReturned(succeeded: succeeded))
             }
         }
-        // Read after the watchdog is disarmed: its report may have come until then.
+        // Read once the watchdog is done with the change: any report it made is answered by now.
         perform(actions + lifecycle.handle(.engineVerdict(abandoned: isAbandoned)))
         return !lifecycle.isRetired
     }

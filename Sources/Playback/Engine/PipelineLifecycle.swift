@@ -15,7 +15,7 @@
 /// | `prerolled` | ASYNC_DONE seen in this generation: seeks go straight through |
 /// | `ended` | end-of-stream; the pipeline sits at its end, so playing again restarts |
 /// | `stopping(attempt:)` | a change to NULL can fail when a queued track failed while starting; a retry succeeds |
-/// | `stopReturned(succeeded:)` | the change returned; the engine may have abandoned us meanwhile (watchdog) |
+/// | `stopReturned(succeeded:)` | the change returned; a slow one may have been reported stuck meanwhile, so the engine's verdict decides |
 /// | `refusedToStop` | every attempt failed; the engine is asked to replace the pipeline |
 /// | `shutDown`, `abandoned` | retired: commands and messages are ignored, the output is released |
 ///
@@ -43,7 +43,9 @@
 /// Outside this value, on other threads (they cannot wait for the loop thread, which may be the
 /// one blocked in GStreamer):
 /// - `StateChangeWatchdog`: `stopping` outlasting the patience makes the engine abandon the
-///   pipeline from the watchdog's thread; the lifecycle learns it as `engineVerdict(abandoned)`.
+///   pipeline from the watchdog's thread; the lifecycle learns it as `engineVerdict(abandoned)`,
+///   read only after that report has been handled (the watchdog waits for it), so a change that
+///   was merely slow never goes on in a pipeline the engine is replacing.
 /// - `GStreamerPipeline.shutdown()`: a shutdown not done within twice the patience abandons too.
 /// - ``GaplessHandOffGate``: about-to-finish waits for an upward pipeline state change first.
 /// - `RemovedElementReaper`: elements playbin drops at a switch are held until the loop sets them
