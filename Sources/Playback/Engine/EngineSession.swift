@@ -14,13 +14,8 @@ struct EngineSession {
     /// Group id of the last STREAM_START, to ignore repeats of the same stream.
     var lastGroupID: UInt32?
     var streamsStarted = 0
-    /// A seek to apply once the pipeline has prerolled, and whether to report it.
-    var pendingSeek: (microseconds: Int64, reported: Bool)?
-    /// The next URI held back from playbin until a pending seek is done (see
-    /// `GStreamerPipeline+Seeking`).
-    var deferredNext: String?
-    /// Where the user's seek in flight goes, reported at its ASYNC_DONE.
-    var userSeekTarget: Int64?
+    /// Seeks waiting for the preroll, the next URI held back for them, the user's seek in flight.
+    var seeking = SeekHandOff()
     /// The rate asked for, and the rate the pipeline runs at now (GStreamer resets it at a
     /// gapless switch and at every reset).
     var rate = 1.0
@@ -54,9 +49,7 @@ struct EngineSession {
         currentURI = uri
         lastGroupID = nil
         streamsStarted = 0
-        pendingSeek = nil
-        deferredNext = nil
-        userSeekTarget = nil
+        seeking = SeekHandOff()
         appliedRate = 1.0
         bufferingPercent = nil
         reportedBufferingPercent = nil

@@ -95,22 +95,13 @@ extension GStreamerPipeline {
 
     private func handleAsyncDone() {
         perform(lifecycle.handle(.prerolled))
-        if let pending = session.pendingSeek {
-            session.pendingSeek = nil
-            seek(toMicroseconds: pending.microseconds, reported: pending.reported)
-        } else if let target = session.userSeekTarget {
-            // The target, not a position query: a paused sink answers with the end of its
-            // preroll buffer, tens of milliseconds past where the accurate seek landed.
-            session.userSeekTarget = nil
-            emit(.seekCompleted(microseconds: target))
-        } else if session.appliedRate != session.rate {
-            seek(toMicroseconds: position() ?? 0, reported: false)
+        switch session.seeking.prerolled(rateDue: session.appliedRate != session.rate) {
+        case .seek(let pending): seek(toMicroseconds: pending.microseconds, reported: pending.reported)
+        case .reportSeekCompleted(let target): emit(.seekCompleted(microseconds: target))
+        case .reapplyRate: seek(toMicroseconds: position() ?? 0, reported: false)
+        case .none: break
         }
-        if let next = session.deferredNext {
-            // Held for a seek that turned out not to be needed.
-            session.deferredNext = nil
-            handoff.setNext(next)
-        }
+        if let next = session.seeking.releaseHeldNext() { handoff.setNext(next) }
         reportDuration()
     }
 

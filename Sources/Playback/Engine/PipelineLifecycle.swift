@@ -51,11 +51,11 @@
 /// - `RemovedElementReaper`: elements playbin drops at a switch are held until the loop sets them
 ///   to NULL, so a concurrent state change never leaves the last reference on a PLAYING element.
 ///
-/// Not yet states of this value, still fields of `EngineSession` decided in place:
-/// - seeking around the hand-off (`GStreamerPipeline+Seeking`): the next URI is held back while a
-///   seek is due, and a seek with a track already handed over reloads instead, because playbin
-///   drops a handed-over track at a flushing seek;
-/// - buffering: while a stream refills, a PLAYING target waits at PAUSED.
+/// Beside it, per generation in `EngineSession`:
+/// - ``SeekHandOff``: seeks wait for the preroll, the next URI is held back while a seek is due,
+///   and a seek with a track already handed over reloads instead, because playbin drops a
+///   handed-over track at a flushing seek;
+/// - buffering, still decided in place: while a stream refills, a PLAYING target waits at PAUSED.
 struct PipelineLifecycle: Equatable, Sendable {
     enum Phase: Equatable, Sendable {
         case atNull
