@@ -37,6 +37,8 @@
 /// | `refusedToStop` | `engineVerdict(abandoned)` | `abandoned` | `retire` |
 /// | `refusedToStop` | `engineVerdict(kept)` | `atNull` | (no engine took it over: go on) |
 /// | live | `shutDownRequested` | `shutDown` | `retire` |
+/// | live | `reloadedToSeek(uri)` | unchanged | (its next start is not announced) |
+/// | live | `setAside(uri)` | unchanged | (the rest of its error storm is ignored) |
 /// | live | `error` | unchanged | `respond` with one of ``ErrorResponse`` |
 /// | live | `streamStarted` | unchanged | `announceTrack`, unless it is the seek reload's own start |
 ///
