@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The gapless switch must not overlap a state change of the whole pipeline (see
-/// `GaplessFeeder.letStateChangeFinish`): a short first track drains while GStreamer is still
+/// `GaplessHandOffGate`): a short first track drains while GStreamer is still
 /// finishing PAUSED→PLAYING on a thread of its own, and playbin's group switch on the streaming
 /// thread raced it (under AddressSanitizer: an input-selector disposed while PLAYING, and
 /// likely "No URI specified to play from" in `GaplessTests`).

@@ -5,8 +5,7 @@ import Testing
 /// A pipeline that GStreamer refuses to take to NULL is replaced, and what was loaded plays.
 ///
 /// In the wild the refusal is rare and timing-bound (a queued next track failing while it is
-/// still trying to start: about 1 stop in 250 on a bare playbin, and one sanitizer run where the
-/// reloaded track then never ended). Here fakesink's `state-error` makes the sink fail every
+/// still trying to start; the reloaded track then never ends). Here fakesink's `state-error` makes the sink fail every
 /// PAUSED→READY step, which playing never takes and every stop does, so every stop fails however
 /// often it is retried. (Failing PLAYING→PAUSED instead was flaky: the pipeline can pause once
 /// while it starts, and the sink's failure then came before the load the test meant to refuse.)

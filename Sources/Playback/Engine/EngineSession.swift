@@ -1,4 +1,6 @@
-/// What the engine wants and what it last reported. Lives on the loop thread only.
+/// What the engine wants and what it last reported, per pipeline generation. Lives on the loop
+/// thread only. Where the pipeline is in its life, and the workarounds under way, are its
+/// ``PipelineLifecycle``.
 struct EngineSession {
     /// The state the user asked for; the pipeline follows it once it can.
     enum Target { case stopped, paused, playing }
@@ -12,17 +14,8 @@ struct EngineSession {
     /// Group id of the last STREAM_START, to ignore repeats of the same stream.
     var lastGroupID: UInt32?
     var streamsStarted = 0
-    /// Whether the pipeline has prerolled in this generation, so seeks can go straight through.
-    var prerolled = false
-    /// A seek to apply once the pipeline has prerolled, and whether to report it.
-    var pendingSeek: (microseconds: Int64, reported: Bool)?
-    /// The next URI held back from playbin until a pending seek is done (see
-    /// `GStreamerPipeline+Seeking`).
-    var deferredNext: String?
-    /// A URI reloaded only to seek in it: its STREAM_START is not a new track.
-    var reloadedURI: String?
-    /// Where the user's seek in flight goes, reported at its ASYNC_DONE.
-    var userSeekTarget: Int64?
+    /// Seeks waiting for the preroll, the next URI held back for them, the user's seek in flight.
+    var seeking = SeekHandOff()
     /// The rate asked for, and the rate the pipeline runs at now (GStreamer resets it at a
     /// gapless switch and at every reset).
     var rate = 1.0
@@ -48,16 +41,6 @@ struct EngineSession {
     var publishedMetadata: [String: TrackMetadata] = [:]
     var folderArt: [String: String?] = [:]
     var reportedDuration: [String: Int64] = [:]
-    /// A URI not audible whose error made the engine reload the current track. The rest of its
-    /// error storm can still arrive in the new generation (seen under AddressSanitizer: a
-    /// second error for the same queued file after the reload); it is the same failure.
-    var failedAside: String?
-    /// Gapless switches that failed in GStreamer rather than in the file (see
-    /// `handleError`) since a track last started; kept across the reloads that retry them.
-    var failedSwitches = 0
-    /// Whether the last track reached end-of-stream (the pipeline then sits at its end).
-    var ended = false
-    var isShutDown = false
 
     /// Forgets everything tied to the previous pipeline generation.
     mutating func begin(generation: UInt64, uri: String?) {
@@ -66,16 +49,10 @@ struct EngineSession {
         currentURI = uri
         lastGroupID = nil
         streamsStarted = 0
-        prerolled = false
-        pendingSeek = nil
-        deferredNext = nil
-        reloadedURI = nil
-        failedAside = nil
-        userSeekTarget = nil
+        seeking = SeekHandOff()
         appliedRate = 1.0
         bufferingPercent = nil
         reportedBufferingPercent = nil
-        ended = false
         metadata = [:]
         publishedMetadata = [:]
         reportedDuration = [:]

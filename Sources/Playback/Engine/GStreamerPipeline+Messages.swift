@@ -11,7 +11,7 @@ extension GStreamerPipeline {
         case GST_MESSAGE_ERROR: handleError(message)
         case GST_MESSAGE_WARNING: handleWarning(message)
         case GST_MESSAGE_EOS:
-            session.ended = true
+            perform(lifecycle.handle(.endOfStream))
             emit(.endOfStream)
         case GST_MESSAGE_TAG: handleTags(message)
         case GST_MESSAGE_STATE_CHANGED: handleStateChange(message)
@@ -31,7 +31,8 @@ extension GStreamerPipeline {
 
     /// Only the first error of a generation counts: it is reported with its URI, and the
     /// pipeline is reset so the rest of the storm is ignored and the next load starts clean.
-    /// The engine stops, unless the error came from a decoder other than the audible one.
+    /// The engine stops, unless the error came from a decoder other than the audible one; what
+    /// each error means is the lifecycle's decision (``PipelineLifecycle/ErrorResponse``).
     private func handleError(_ message: BusMessage) {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
@@ -39,42 +40,32 @@ extension GStreamerPipeline {
         let text = error.map { String(cString: $0.pointee.message) } ?? "Unknown playback error"
         if let error { g_error_free(error) }
         let detail = takeString(debug)
-        if let origin = message.originURI, origin == session.failedAside { return }
-        if message.fromDecoderWithoutURI, let next = handoff.firstHandedOver, session.failedSwitches < 2 {
-            // playbin adds the next track's uridecodebin to itself before it gives it its URI,
-            // and a state change of the pipeline reaching it in between (a pause, GStreamer
-            // going on to PLAYING) fails it with "No URI specified to play from": playbin's
-            // race, not the file's fault, and playbin cannot go on from a failed switch. Seen in
-            // a `make check` run, where the audible track then stopped as if it had failed.
-            // The switch is tried again from a reload of the audible track.
-            session.failedSwitches += 1
-            emit(.warning(uri: next, message: "GStreamer failed to switch to the next track (\(text)); trying again"))
-            reload(seekingTo: position() ?? 0, reported: false, next: next)
-            return
+        let source = PipelineLifecycle.ErrorSource(
+            originURI: message.originURI, fromDecoderWithoutURI: message.fromDecoderWithoutURI,
+            handedOver: handoff.firstHandedOver, currentURI: session.currentURI)
+        for case .respond(let response) in lifecycle.handle(.error(source)) {
+            switch response {
+            case .ignore: break
+            case .retrySwitch(let next):
+                emit(.warning(uri: next, message: "GStreamer failed to switch to the next track (\(text)); trying again"))
+                reload(seekingTo: position() ?? 0, reported: false, next: next)
+            case .setAside(let failed):
+                // Before the event, so a pipeline replacing this one does not queue it again.
+                intent.update { if $0.next == failed { $0.next = nil } }
+                var failure = PlaybackFailure(uri: failed, message: text, debug: detail)
+                failure.currentTrackContinues = true
+                emit(.error(failure))
+                reload(seekingTo: position() ?? 0, reported: false, next: nil)
+                perform(lifecycle.handle(.setAside(uri: failed)))
+            case .stop(let failed):
+                // Recorded before the event goes out: the app's answer (usually loading the next
+                // track) must not be overwritten by this stop.
+                intent.update { $0.stoppedByError() }
+                emit(.error(PlaybackFailure(uri: failed, message: text, debug: detail)))
+                session.target = .stopped
+                restart(with: nil)
+            }
         }
-        var failure = PlaybackFailure(uri: message.originURI ?? session.currentURI, message: text, debug: detail)
-        if let origin = message.originURI, origin != session.currentURI {
-            // Not the audible track: normally the queued next one, handed over in
-            // about-to-finish. playbin cannot go on from a failed next group (measured: it
-            // stalls, no EOS), so the current track resumes where it was on a fresh pipeline,
-            // and the app may queue another next track. The same when the URI is not in the
-            // hand-off's list (seen under AddressSanitizer: broken.ogg failing with the
-            // current track still audible, and playback then stalled): whatever playbin was
-            // switching to failed, and the reload is what gets the audible track going again.
-            failure.currentTrackContinues = true
-            // Before the event, so a pipeline replacing this one does not queue it again.
-            intent.update { if $0.next == origin { $0.next = nil } }
-            emit(.error(failure))
-            reload(seekingTo: position() ?? 0, reported: false, next: nil)
-            session.failedAside = origin
-            return
-        }
-        // Recorded before the event goes out: the app's answer (usually loading the next track)
-        // must not be overwritten by this stop.
-        intent.update { $0.stoppedByError() }
-        emit(.error(failure))
-        session.target = .stopped
-        restart(with: nil)
     }
 
     private func handleWarning(_ message: BusMessage) {
@@ -103,23 +94,14 @@ extension GStreamerPipeline {
     }
 
     private func handleAsyncDone() {
-        session.prerolled = true
-        if let pending = session.pendingSeek {
-            session.pendingSeek = nil
-            seek(toMicroseconds: pending.microseconds, reported: pending.reported)
-        } else if let target = session.userSeekTarget {
-            // The target, not a position query: a paused sink answers with the end of its
-            // preroll buffer, tens of milliseconds past where the accurate seek landed.
-            session.userSeekTarget = nil
-            emit(.seekCompleted(microseconds: target))
-        } else if session.appliedRate != session.rate {
-            seek(toMicroseconds: position() ?? 0, reported: false)
+        perform(lifecycle.handle(.prerolled))
+        switch session.seeking.prerolled(rateDue: session.appliedRate != session.rate) {
+        case .seek(let pending): seek(toMicroseconds: pending.microseconds, reported: pending.reported)
+        case .reportSeekCompleted(let target): emit(.seekCompleted(microseconds: target))
+        case .reapplyRate: seek(toMicroseconds: position() ?? 0, reported: false)
+        case .none: break
         }
-        if let next = session.deferredNext {
-            // Held for a seek that turned out not to be needed.
-            session.deferredNext = nil
-            handoff.setNext(next)
-        }
+        if let next = session.seeking.releaseHeldNext() { handoff.setNext(next) }
         reportDuration()
     }
 
@@ -138,11 +120,7 @@ extension GStreamerPipeline {
         session.currentURI = uri
         guard let uri else { return }
         // A track reloaded only to seek in it goes on rather than starting again.
-        if !isSwitch, session.reloadedURI == uri {
-            session.reloadedURI = nil
-            return
-        }
-        session.failedSwitches = 0
+        guard lifecycle.handle(.streamStarted(uri: uri, isSwitch: isSwitch)).contains(.announceTrack) else { return }
         forgetTracks(except: uri)
         if isSwitch { intent.update { $0.moved(to: uri) } }
         emit(.trackStarted(uri: uri))
@@ -150,8 +128,8 @@ extension GStreamerPipeline {
             // GStreamer resets the rate to 1.0 at a gapless switch.
             session.appliedRate = 1.0
             // From 0, not a position query: right at STREAM_START the sink may still answer
-            // with the previous track's segment (measured: 910 ms into a new track). The cost
-            // is replaying the few milliseconds the loop took to get here.
+            // with the previous track's segment, placing the seek far into the new track. The
+            // cost is replaying the few milliseconds the loop took to get here.
             if session.rate != 1.0 { seek(toMicroseconds: 0, reported: false) }
         }
         publishMetadata()

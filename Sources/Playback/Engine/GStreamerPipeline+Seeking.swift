@@ -15,36 +15,30 @@ internal import CGStreamer
 extension GStreamerPipeline {
     /// Seeks now if the pipeline can take it, later if it has not prerolled yet.
     func seek(toMicroseconds microseconds: Int64, reported: Bool) {
-        guard session.prerolled else {
-            session.pendingSeek = (microseconds, reported || session.pendingSeek?.reported == true)
+        let seek = SeekHandOff.Seek(microseconds: microseconds, reported: reported)
+        guard lifecycle.isPrerolled else {
+            session.seeking.holdUntilPrerolled(seek)
             return
         }
         let (queued, handedOver) = handoff.beginSeek()
-        let next = queued ?? session.deferredNext
-        session.deferredNext = nil
-        if let handedOver {
-            reload(seekingTo: microseconds, reported: reported, next: handedOver)
-            return
-        }
-        performSeek(toMicroseconds: microseconds, reported: reported)
-        if handoff.endSeek(restoring: next) {
-            // A short track drained right after the flush, before its next URI was back. This
-            // segment has drained already, so the next about-to-finish can only come after
-            // this second flush, when the URI is in place.
-            performSeek(toMicroseconds: microseconds, reported: reported)
+        switch session.seeking.plan(queued: queued, handedOver: handedOver) {
+        case .reload(let next):
+            reload(seekingTo: microseconds, reported: reported, next: next)
+        case .seek(let next):
+            performSeek(seek)
+            if handoff.endSeek(restoring: next) {
+                // A short track drained right after the flush, before its next URI was back. This
+                // segment has drained already, so the next about-to-finish can only come after
+                // this second flush, when the URI is in place.
+                performSeek(seek)
+            }
         }
     }
 
     /// Queues `uri` for gapless playback, or holds it while a seek is still to come.
     func queueNext(_ uri: String?) {
-        let seekDue = session.pendingSeek != nil || (session.rate != 1.0 && session.appliedRate != session.rate)
-        if seekDue {
-            session.deferredNext = uri
-            handoff.setNext(nil)
-        } else {
-            session.deferredNext = nil
-            handoff.setNext(uri)
-        }
+        let rateDue = session.rate != 1.0 && session.appliedRate != session.rate
+        handoff.setNext(session.seeking.queueNext(uri, rateDue: rateDue))
     }
 
     /// Restarts the current track on a fresh pipeline at `microseconds`, without reporting a
@@ -54,21 +48,20 @@ extension GStreamerPipeline {
         let rate = session.rate
         restart(with: current)
         session.rate = rate
-        session.reloadedURI = current
-        session.pendingSeek = (microseconds, reported)
-        session.deferredNext = next
+        perform(lifecycle.handle(.reloadedToSeek(uri: current)))
+        session.seeking.reloaded(seekingTo: SeekHandOff.Seek(microseconds: microseconds, reported: reported), next: next)
     }
 
     /// A flushing, accurate seek that also (re)applies the current rate.
-    func performSeek(toMicroseconds microseconds: Int64, reported: Bool) {
+    func performSeek(_ seek: SeekHandOff.Seek) {
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         let succeeded = gst_element_seek(
             playbin, session.rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET,
-            gint64(ClockTime.nanoseconds(fromMicroseconds: microseconds)), GST_SEEK_TYPE_NONE, -1) != 0
+            gint64(ClockTime.nanoseconds(fromMicroseconds: seek.microseconds)), GST_SEEK_TYPE_NONE, -1) != 0
         if succeeded {
             session.appliedRate = session.rate
-            if reported { session.userSeekTarget = max(0, microseconds) }
-        } else if reported {
+            session.seeking.performed(seek)
+        } else if seek.reported {
             emit(.warning(uri: session.currentURI, message: "Seeking is not possible in this stream"))
         }
     }

@@ -10,14 +10,15 @@ import Synchronization
 /// carries D-Bus: a state change can block for as long as GStreamer takes to join its streaming
 /// threads (forever, when one of them is stuck), and that must never stop the service answering
 /// the bus. Queuing also lets a D-Bus handler publish the new state and reply before the pipeline
-/// changes state (run inline, PlayPause's PropertiesChanged left ~0.8 ms later, waiting on
-/// set_state; measured with `make bench`). The bus has one consumer, a sync handler forwarding to
-/// the pipeline's thread, so an idle or paused pipeline wakes nothing up. The only work on
-/// GStreamer's streaming threads is handing the queued next URI to playbin in about-to-finish.
+/// changes state, rather than after waiting on set_state. The bus has one consumer, a sync
+/// handler forwarding to the pipeline's thread, so an idle or paused pipeline wakes nothing up.
+/// The only work on GStreamer's streaming threads is handing the queued next URI to playbin in
+/// about-to-finish.
 ///
-/// A pipeline stuck in a change to NULL, or refusing it, is reported through `stuck` and
-/// abandoned by the engine: from then on it emits nothing and, should GStreamer ever let go of
-/// it, plays nothing.
+/// Its lifecycle (starting, stopping with retries, refusing to stop, abandoned, shut down) and the
+/// workarounds in progress are one ``PipelineLifecycle`` value, documented there. A pipeline stuck
+/// in a change to NULL, or refusing it, is reported through `stuck` and abandoned by the engine:
+/// from then on it emits nothing and, should GStreamer ever let go of it, plays nothing.
 final class GStreamerPipeline: @unchecked Sendable {
     /// The engine's event stream, shared by every pipeline it makes; only the engine finishes it.
     let continuation: AsyncStream<PlaybackEvent>.Continuation
@@ -28,8 +29,11 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// one; updated here before each event the user may react to.
     let intent: EngineIntentStore
     let settings: EngineSettings
-    private let stuck: @Sendable (GStreamerPipeline, _ reason: String) -> Void
-    /// Set from the watchdog's thread when the engine gives up on this pipeline.
+    /// Tells the engine this pipeline is stuck; the engine may abandon it before returning.
+    let stuck: @Sendable (GStreamerPipeline, _ reason: String) -> Void
+    /// Set from whichever thread the engine gives up on this pipeline (the watchdog's, the
+    /// shutting-down caller's): the loop thread may be the one blocked in GStreamer then. The
+    /// lifecycle learns it at the next `engineVerdict`; until then this is the authority.
     private let abandonment = Atomic<Bool>(false)
     let playbin: UnsafeMutablePointer<GstElement>
     let handoff = StreamingHandoff()
@@ -37,6 +41,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     let tagReader: TagReader
     /// Touched on the loop thread only; that confinement is what makes the class Sendable.
     var session = EngineSession()
+    /// Where the pipeline is in its life (loop thread only, like `session`).
+    var lifecycle = PipelineLifecycle()
     let positionCache = PositionCache()
     /// The sink playbin plays into; playbin holds it for the engine's life.
     private(set) var audioSink: UnsafeMutablePointer<GstElement>?
@@ -157,7 +163,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         loop.execute { [self] in
             guard !isRetired else { return }
             session.target = .playing
-            if session.ended {
+            if lifecycle.hasEnded {
                 // A finished pipeline stays at its end; playing again means from the start.
                 restart(with: session.currentURI)
             } else {
@@ -201,7 +207,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         positionCache.invalidate()
         loop.execute { [self] in
             session.rate = clamped
-            guard !isRetired, session.prerolled, session.appliedRate != clamped else { return }
+            guard !isRetired, lifecycle.isPrerolled, session.appliedRate != clamped else { return }
             seek(toMicroseconds: position() ?? 0, reported: false)
         }
     }
@@ -255,8 +261,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let work: @Sendable () -> Void = { [self] in
             defer { finished.signal() }
             guard !isRetired else { return }
-            session.isShutDown = true
-            releaseOutput()
+            perform(lifecycle.handle(.shutDownRequested))
         }
         if loop.isCurrentThread { return work() }
         loop.execute(work)
@@ -267,7 +272,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// Stops following the output and takes the pipeline to NULL for good (loop thread).
-    private func releaseOutput() {
+    func releaseOutput() {
         routeMonitor?.disconnect()
         if let pulseSink { gst_object_unref(pulseSink.element.pointer.asObject) }
         pulseSink = nil
@@ -276,6 +281,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// Idempotent: a second teardown finds no handlers. Returns whether the pipeline is at NULL.
+    /// Retries NULL like a stop does, with nobody left to report a refusal to.
     @discardableResult
     private static func tearDown(_ playbin: UnsafeMutablePointer<GstElement>, handlers: [gulong]) -> Bool {
         let result = setToNull(playbin)
@@ -297,7 +303,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     var isAbandoned: Bool { abandonment.load(ordering: .acquiring) }
 
     /// Shut down, or abandoned by the engine: either way, commands and messages are ignored.
-    var isRetired: Bool { session.isShutDown || isAbandoned }
+    var isRetired: Bool { lifecycle.isRetired || isAbandoned }
 
     // MARK: Pipeline control (loop thread)
 
@@ -308,6 +314,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard stopPipeline() else { return }
         unpinPulseSink()
         session.begin(generation: handoff.reset(feeding: uri), uri: uri)
+        perform(lifecycle.handle(.generationBegan))
         if let uri { playbin.set("uri", uri) }
         applyTarget()
     }
@@ -323,50 +330,20 @@ final class GStreamerPipeline: @unchecked Sendable {
             guard stopPipeline() else { return }
             report(.stopped)
         case .paused:
+            perform(lifecycle.handle(.startRequested))
             gst_element_set_state(playbin, GST_STATE_PAUSED)
         case .playing:
+            perform(lifecycle.handle(.startRequested))
             // While a stream refills its buffer it waits paused; BUFFERING 100 resumes it.
             gst_element_set_state(playbin, session.bufferingPercent == nil ? GST_STATE_PLAYING : GST_STATE_PAUSED)
         }
     }
 
-    /// Sets the pipeline to NULL, which waits for every streaming thread to stop. A wait that
-    /// outlasts the settings' patience hands the engine over to a new pipeline; if GStreamer lets
-    /// go of this one after that, it is torn down and false tells the caller to stop there.
-    ///
-    /// The change can also fail outright: when a queued next track failed to start (its error is
-    /// what the engine is reacting to), its uridecodebin may still be trying to get to PAUSED,
-    /// and the pipeline's PLAYING→PAUSED step fails with it. The pipeline then stays at PAUSED,
-    /// and a new URI set on it never plays (seen in a sanitizer run: the reloaded track never
-    /// ended). Measured on a bare playbin (a 1 s WAV, then a corrupt file queued in
-    /// about-to-finish, NULL on its error): 55 failures in 14 000 runs, and a second attempt
-    /// reached NULL in all 55. Should it keep failing, the pipeline is replaced like a stuck one.
-    @discardableResult
-    func stopPipeline() -> Bool {
-        var result = GST_STATE_CHANGE_FAILURE
-        StateChangeWatchdog.guarding(patience: settings.stuckPatience, onStuck: { [stuck, settings, owner = WeakPipeline(self)] in
-            if let pipeline = owner.value {
-                stuck(pipeline, "GStreamer did not finish stopping the pipeline within \(settings.stuckPatience): it is stuck")
-            }
-        }) {
-            result = Self.setToNull(playbin)
-        }
-        if result == GST_STATE_CHANGE_FAILURE, !isAbandoned {
-            stuck(self, "GStreamer could not stop the pipeline (\(Self.stopAttempts) attempts)")
-        }
-        guard isAbandoned else { return true }
-        session.isShutDown = true
-        releaseOutput()
-        return false
-    }
-
-    private static let stopAttempts = 3
-
-    /// Sets `playbin` to NULL, again after a failure (see ``stopPipeline()``), up to
-    /// ``stopAttempts`` times; returns the last result.
+    /// Sets `playbin` to NULL, up to ``PipelineLifecycle/stopAttempts`` times while it fails;
+    /// returns the last result. For the teardown, which has no lifecycle left to drive it.
     private static func setToNull(_ playbin: UnsafeMutablePointer<GstElement>) -> GstStateChangeReturn {
         var result = GST_STATE_CHANGE_FAILURE
-        for _ in 0..<stopAttempts where result == GST_STATE_CHANGE_FAILURE {
+        for _ in 0..<PipelineLifecycle.stopAttempts where result == GST_STATE_CHANGE_FAILURE {
             result = gst_element_set_state(playbin, GST_STATE_NULL)
         }
         return result
@@ -382,11 +359,4 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard !isAbandoned else { return }
         continuation.yield(event)
     }
-}
-
-/// A weak reference to the pipeline that closures on streaming threads can carry without
-/// touching the engine's reference count there.
-private final class WeakPipeline: Sendable {
-    weak let value: GStreamerPipeline?
-    init(_ value: GStreamerPipeline) { self.value = value }
 }

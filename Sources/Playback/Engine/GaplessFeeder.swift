@@ -42,39 +42,26 @@ final class GaplessFeeder: @unchecked Sendable {
         if announce { notify(generation, finishing, next) }
     }
 
-    /// playbin switches to the next track on this thread right after the signal returns:
-    /// it unlinks and drops the finished group's combiner, adds the next uridecodebin to
-    /// itself and only then gives it its URI. A pipeline state change running meanwhile on
-    /// another thread walks those same children. A short first track drains while the
-    /// pipeline is still on its way to PLAYING — GStreamer finishes PAUSED→PLAYING after
-    /// preroll on a thread of its own — and the two overlapped. Under AddressSanitizer that
-    /// window produced a CRITICAL for an input-selector disposed while PLAYING (caught with
-    /// playbin's log), and is the likely cause of "No URI specified to play from" right after
-    /// about-to-finish (seen once, not reproduced). Measured on a bare playbin with a 0.5 s WAV:
-    /// about-to-finish arrived with that state change still pending in 4 runs of 4, and it
-    /// completed 0.4–3 ms later while this thread waited, so the switch now comes after it.
-    ///
-    /// Waits only while the pipeline is on its way up and needs nothing more from this thread:
-    /// starting (READY, on its way up), or prerolled and being taken on to PLAYING (PAUSED on
-    /// its way to PLAYING while the sink has its preroll buffer). The second case caught a
-    /// switch in a later `make check` run: the new uridecodebin was set to PAUSED before
-    /// playbin had given it its URI ("No URI specified to play from", reported against the
-    /// audible track, which then stopped). A change down to READY or NULL is the engine
-    /// resetting, which needs this thread to return, and a pipeline still prerolling (after a
-    /// flushing seek, say) may be waiting for this very thread's data — measured under
-    /// AddressSanitizer, the first track of rateSurvivesTheGaplessSwitch then stalled up to a
-    /// second. The wait goes in 50 ms slices so that a reset starting meanwhile is held up at
-    /// most that long, and gives up after 250 ms.
+    /// Lets an upward pipeline state change finish before playbin switches groups, as far as
+    /// ``GaplessHandOffGate`` allows.
     private func letStateChangeFinish(_ playbin: UnsafeMutablePointer<GstElement>) {
-        for _ in 0..<5 {
+        for _ in 0..<GaplessHandOffGate.slices {
             var state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
             let result = gst_element_get_state(playbin, &state, &pending, 0)
-            guard result == GST_STATE_CHANGE_ASYNC, pending.rawValue > state.rawValue else { return }
-            let starting = state.rawValue <= GST_STATE_READY.rawValue && pending.rawValue > GST_STATE_READY.rawValue
-            let goingOnToPlaying = state == GST_STATE_PAUSED && pending == GST_STATE_PLAYING && sinkHasPrerolled
-            guard starting || goingOnToPlaying else { return }
-            _ = gst_element_get_state(playbin, &state, &pending, 50_000_000)
+            let inFlight = result == GST_STATE_CHANGE_ASYNC ? Self.states(state, pending) : nil
+            guard GaplessHandOffGate.shouldWait(changeInFlight: inFlight, sinkHasPrerolled: { sinkHasPrerolled }) else {
+                return
+            }
+            _ = gst_element_get_state(playbin, &state, &pending, GstClockTime(GaplessHandOffGate.sliceNanoseconds))
         }
+    }
+
+    private static func states(
+        _ current: GstState, _ pending: GstState
+    ) -> (current: GaplessHandOffGate.ElementState, pending: GaplessHandOffGate.ElementState)? {
+        guard let current = GaplessHandOffGate.ElementState(rawValue: Int(current.rawValue)),
+              let pending = GaplessHandOffGate.ElementState(rawValue: Int(pending.rawValue)) else { return nil }
+        return (current, pending)
     }
 
     /// Whether the sink holds its preroll buffer: its state change is not waiting for data.

@@ -11,8 +11,7 @@ import Synchronization
 /// it had already picked the input-selector, it set it back to PLAYING after playbin's NULL, and
 /// its release of the element was then the last one. GStreamer disposed an element still in
 /// PLAYING, which it reports as a CRITICAL ("Trying to dispose element inputselector0, but it is
-/// in PLAYING") and which `make check` (fatal criticals) turns into a crash; seen under
-/// AddressSanitizer with the sanitizer test subset running concurrently.
+/// in PLAYING") and which `make check` (fatal criticals) turns into a crash.
 ///
 /// The reaper holds its own reference from the moment of removal ("element-removed" is emitted
 /// while the bin still holds one), and releases it on the pipeline's loop thread after setting
