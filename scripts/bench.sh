@@ -14,6 +14,7 @@
 #   LINNET_BENCH_THROUGHPUT_SECONDS the 8-client throughput window     (default 5)
 #   LINNET_BENCH_QUEUE_TRACKS      the large queue (0 skips the test)  (default 10000)
 #   LINNET_BENCH_PLAYERS           which players, linnet first         (default linnet,mpv,reference)
+#   LINNET_BENCH_BASELINE          a linnet binary for the player "baseline" (e.g. a build of the parent commit)
 #   LINNET_BENCH_OUT               the Markdown file                   (default Benchmarks/results.md)
 # A quick run: LINNET_BENCH_ROUNDS=1 LINNET_BENCH_CPU_SECONDS=5 LINNET_BENCH_QUEUE_TRACKS=2000 make bench
 set -euo pipefail
@@ -92,6 +93,11 @@ player_command() {
     mpv) command=(mpv --no-config --no-terminal --no-video --ao=null --loop-playlist=inf --load-scripts=no
                   --script="$mpris_plugin" "${tracks[@]}"); name=org.mpris.MediaPlayer2.mpv ;;
     reference) command=("$PWD/$bin/mpris-reference"); name=org.mpris.MediaPlayer2.reference ;;
+    # Another linnet build (LINNET_BENCH_BASELINE), so a change is measured against its parent
+    # in the same run.
+    baseline) command=("${LINNET_BENCH_BASELINE:?baseline needs LINNET_BENCH_BASELINE=<linnet binary>}" --no-resume
+                       --audio-sink 'fakesink sync=true' --loop playlist --log-level warning "${tracks[@]}")
+              name=org.mpris.MediaPlayer2.linnet ;;
     *) echo "bench: unknown player $1" >&2; exit 64 ;;
   esac
 }

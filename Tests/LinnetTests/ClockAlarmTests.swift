@@ -116,7 +116,13 @@ import TestSupport
         #expect(try await CapturedSounds.read(world.effectsCapture).sounds.isEmpty)
         #expect(try await world.player("PlaybackStatus") != .string("Playing"))
 
-        // A restart keeps the daily alarm (same id, same next time) and reports nothing again.
+        // A restart keeps the daily alarm (same id, same next time) and reports nothing again,
+        // once the report's removal of the missed alarm is on disk (it is saved off the loop, so
+        // a kill -9 an instant after the report may still find it there).
+        try await world.waitUntil("the missed alarm's removal saved") {
+            guard case .loaded(let saved) = StateStore<AlarmBook>(fileURL: file).load() else { return false }
+            return saved.alarms.map(\.id) == [daily.id]
+        }
         world.kill()
         let before = world.signals.values.count
         try await world.start(["--no-resume", "--paused", quiet] + world.effectsArguments)
