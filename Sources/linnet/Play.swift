@@ -51,6 +51,11 @@ struct Play: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevelOption = .info
 
+    @Option(name: .customLong("log-fold-window"), help: ArgumentHelp(
+        "Seconds over which one call site's log lines beyond the first ten are folded into one summary.",
+        valueName: "seconds", visibility: .hidden))
+    var logFoldWindow: Int = 60
+
     @Argument(help: ArgumentHelp("Audio files, folders, playlists (M3U, M3U8, PLS, XSPF) or http(s) URIs.",
                                  valueName: "path-or-uri"))
     var inputs: [String] = []
@@ -59,14 +64,17 @@ struct Play: AsyncParsableCommand {
         if let volume, !(volume.isFinite && volume >= 0) {
             throw ValidationError("--volume must be a number of 0 or more")
         }
+        guard logFoldWindow > 0 else { throw ValidationError("--log-fold-window must be at least 1 second") }
     }
 
     func run() async throws {
         SignalRelay.unblockTerminationSignals()
         SignalRelay.ignoreBrokenPipes()
         let level = logLevel.level
+        // Every line is scrubbed of URI credentials; a flood of calls cannot flood the journal.
+        let limiter = LogRateLimiter(LogFolding(window: .seconds(logFoldWindow)))
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = RateLimitedLogHandler(CredentialScrubbingLogHandler(StreamLogHandler.standardError(label: label)), limiter: limiter)
             handler.logLevel = level
             return handler
         }

@@ -85,17 +85,30 @@ import Testing
             "https://radio.example/live.mp3",
         ])
         let reasons = Dictionary(resolution.rejections.map { ($0.input, $0.reason) }, uniquingKeysWith: { first, _ in first })
-        #expect(reasons["missing.ogg"] == .missing)
-        #expect(reasons["notes.txt"] == .unsupportedExtension("txt"))
-        #expect(reasons["noext"] == .unsupportedExtension(""))
+        #expect(reasons["missing.ogg"] == .refused(.missing))
+        #expect(reasons["notes.txt"] == .refused(.unsupportedExtension("txt")))
+        #expect(reasons["noext"] == .refused(.unsupportedExtension("")))
         #expect(reasons["empty"] == .emptyFolder)
-        #expect(reasons["pipe.ogg"] == .notRegularFile)
-        #expect(reasons["ftp://host/x.ogg"] == .unsupportedScheme("ftp"))
-        #expect(reasons[long] == .tooLong(length: 9005, limit: 8192))
-        #expect(reasons["http://"] == .invalid("a http URI needs a host"))
-        #expect(reasons["bad\u{7}name.ogg"] == .invalid("contains control characters"))
-        #expect(reasons["file://remote/x.ogg"] == .invalid("not a local file URI"))
+        #expect(reasons["pipe.ogg"] == .refused(.notRegularFile("a FIFO")))
+        #expect(reasons["ftp://host/x.ogg"] == .refused(.unsupportedScheme("ftp")))
+        #expect(reasons[long] == .refused(.tooLong(length: 9005, limit: 8192)))
+        #expect(reasons["http://"] == .refused(.noHost(scheme: "http")))
+        #expect(reasons["bad\u{7}name.ogg"] == .refused(.controlCharacters))
+        #expect(reasons["file://remote/x.ogg"] == .refused(.remoteFileHost("remote")))
         #expect(resolution.rejections.count == 10)
+    }
+
+    /// The kernel's folders are not music folders: refused when given, not entered through a
+    /// link, and a link named like a song into them is refused (issue 16).
+    @Test func kernelFoldersAreNeitherWalkedNorPlayed() async throws {
+        let dir = try ScratchDirectory()
+        let song = try dir.write("music/song.ogg", "x")
+        #expect(symlink("/proc", dir.path("music/proc")) == 0)
+        #expect(symlink("/proc/self/environ", dir.path("music/environ.ogg")) == 0)
+        let resolution = await MediaResolver(scanner: nil).resolve(["/proc", "/sys/kernel", "music"], workingDirectory: dir.path, home: "/")
+        #expect(resolution.items.map(\.uri) == [FileURI.uri(forPath: song)])
+        #expect(resolution.rejections.map(\.reason) == [.refused(.systemFile), .refused(.systemFile), .refused(.systemFile)])
+        #expect(resolution.rejections.map(\.input) == ["/proc", "/sys/kernel", dir.path("music/environ.ogg")])
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads every file whatever its mode"))
@@ -105,7 +118,7 @@ import Testing
         #expect(chmod(path, 0) == 0)
         let resolution = await MediaResolver(scanner: nil).resolve([path], workingDirectory: "/", home: "/")
         #expect(resolution.items.isEmpty)
-        #expect(resolution.rejections.first?.reason == .unreadable(String(cString: strerror(EACCES))))
+        #expect(resolution.rejections.first?.reason == .refused(.unreadable(String(cString: strerror(EACCES)))))
     }
 
     @Test func playlistsKeepHintsAndEveryBadEntryIsNamed() async throws {
@@ -131,12 +144,12 @@ import Testing
         #expect(resolution.rejections == [
             Rejection(input: "lists/mix.m3u", playlist: playlist, reason: .playlistProblem(PlaylistProblem(
                 playlist: playlist, line: 8, error: .file(.missing(path: dir.path("lists/nested.m3u")))))),
-            Rejection(input: FileURI.uri(forPath: dir.path("music/gone.ogg")), playlist: playlist, reason: .missing),
-            Rejection(input: "rtsp://camera/stream", playlist: playlist, reason: .unsupportedScheme("rtsp")),
-            Rejection(input: FileURI.uri(forPath: dir.path("music/readme.txt")), playlist: playlist, reason: .unsupportedExtension("txt")),
+            Rejection(input: FileURI.uri(forPath: dir.path("music/gone.ogg")), playlist: playlist, reason: .refused(.missing)),
+            Rejection(input: "rtsp://camera/stream", playlist: playlist, reason: .refused(.unsupportedScheme("rtsp"))),
+            Rejection(input: FileURI.uri(forPath: dir.path("music/readme.txt")), playlist: playlist, reason: .refused(.unsupportedExtension("txt"))),
         ])
         let unreadable = await MediaResolver(scanner: nil).resolve([dir.path("nope.pls")], workingDirectory: "/", home: "/")
-        #expect(unreadable.rejections.map(\.reason) == [.missing])
+        #expect(unreadable.rejections.map(\.reason) == [.refused(.missing)])
     }
 
     @Test func theItemLimitCutsLongQueues() async throws {

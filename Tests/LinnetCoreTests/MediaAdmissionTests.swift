@@ -1,4 +1,5 @@
 import DBus
+import LibraryFormats
 import Foundation
 import Glibc
 import TestSupport
@@ -6,7 +7,8 @@ import Testing
 @testable import LinnetCore
 
 /// What OpenUri and AddTrack let into the queue: bounded URIs of supported schemes, local
-/// paths that are regular readable files, and no more than a full queue.
+/// paths that are regular readable audio files outside the kernel's file systems, and no more
+/// than a full queue. Each refusal is a D-Bus error whose message says why.
 @Suite struct MediaAdmissionTests {
     private func refusal(_ uri: String) -> DBusError? {
         do {
@@ -38,6 +40,36 @@ import Testing
             let error = refusal(URL(fileURLWithPath: path).absoluteString)
             #expect(error?.name == .invalidArgs, "\(path): \(String(describing: error))")
         }
+    }
+
+    @Test func theIssueCasesGetTheirDocumentedAnswers() throws {
+        let dir = try ScratchDirectory()
+        let track = try dir.write("t1.ogg", "x")
+        let cases: [(uri: String, reason: String)] = [
+            ("file://evilhost/etc/passwd", "must name this machine"),
+            (FileURI.uri(forPath: track) + "?x=1#frag", "cannot have a query"),
+            ("file:///proc/self/mem", "/proc, /sys or /dev"),
+            ("file:///proc/self/environ", "/proc, /sys or /dev"),
+            ("file:///etc/shadow", "not a known audio file"),
+        ]
+        for (uri, reason) in cases {
+            let error = refusal(uri)
+            #expect(error?.name == .invalidArgs, "\(uri): \(String(describing: error))")
+            #expect(error?.message.contains(reason) == true, "\(uri): \(error?.message ?? "admitted")")
+        }
+        let badName = LocalPath(absolute: Array(dir.path("bad").utf8) + [0xFF, 0xFE] + Array("name.ogg".utf8))!
+        let fd = badName.withCString { open($0, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600) }
+        #expect(fd >= 0)
+        close(fd)
+        defer { _ = badName.withCString { unlink($0) } }
+        #expect(badName.uri.hasSuffix("/bad%FF%FEname.ogg"))
+        #expect(try MediaAdmission.admit(badName.uri) == badName.uri)
+    }
+
+    @Test func refusalsNeverQuoteCredentials() {
+        let error = refusal("http://user:s3cret@/no-host")
+        #expect(error?.name == .invalidArgs)
+        #expect(error.map { !$0.message.contains("s3cret") && !$0.message.contains("user") } == true, "\(String(describing: error))")
     }
 
     @Test func unsupportedSchemesAndNonURIsAreRefused() {

@@ -7,8 +7,14 @@ public enum FileURI {
     /// Escapes like GLib's `g_filename_to_uri`, which GStreamer uses, so URIs made here equal the
     /// ones GStreamer reports back.
     public static func uri(forPath path: String) -> String {
+        uri(forPathBytes: Array(path.utf8))
+    }
+
+    /// The `file://` URI of the absolute path `bytes`, which need not be UTF-8 (Linux file names
+    /// are bytes): every byte outside the unescaped set is written `%XX`.
+    public static func uri(forPathBytes bytes: [UInt8]) -> String {
         var encoded = "file://"
-        for byte in path.utf8 {
+        for byte in bytes {
             if isUnescapedInPath(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
@@ -18,28 +24,27 @@ public enum FileURI {
         return encoded
     }
 
-    /// The local path a `file:` URI names, or nil when it is not a local absolute file URI.
+    /// The local path a `file:` URI names, or nil when ``MediaAddress`` refuses it (another
+    /// host, a query or fragment, an escaped NUL) or it is not a file URI.
     ///
-    /// Accepts `file:///p`, `file://localhost/p` and the sloppy `file:/p`; a URI naming another
-    /// host or carrying an escaped NUL is not local.
+    /// Accepts `file:///p`, `file://localhost/p` and the sloppy `file:/p`. A name that is not
+    /// UTF-8 comes back repaired (U+FFFD) and so names another file: use
+    /// ``MediaAddress/parse(uri:maxLength:)`` where the file must be found.
     public static func path(fromURI uri: String) -> String? {
-        guard let schemeEnd = uri.firstIndex(of: ":"),
-              uri[..<schemeEnd].lowercased() == "file" else { return nil }
-        var rest = Substring(uri[uri.index(after: schemeEnd)...])
-        if rest.hasPrefix("//") {
-            rest = rest.dropFirst(2)
-            guard let slash = rest.firstIndex(of: "/") else { return nil }
-            let host = rest[..<slash].lowercased()
-            guard host.isEmpty || host == "localhost" else { return nil }
-            rest = rest[slash...]
-        }
-        guard rest.hasPrefix("/"), let decoded = percentDecoded(rest) else { return nil }
-        return normalized(decoded)
+        guard case .success(.local(let path)) = MediaAddress.parse(uri: uri, maxLength: .max) else { return nil }
+        return path.description
     }
 
     /// `text` with `%XX` escapes decoded, or nil when an escape decodes to NUL (which no path
     /// can hold). Malformed escapes are kept literally, as hand-written playlists contain them.
+    /// Bytes that are not UTF-8 are repaired: see ``percentDecodedBytes(_:)``.
     public static func percentDecoded<S: StringProtocol>(_ text: S) -> String? {
+        percentDecodedBytes(text).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes `text` stands for with `%XX` escapes decoded, or nil when an escape decodes to
+    /// NUL. Malformed escapes are kept literally.
+    public static func percentDecodedBytes<S: StringProtocol>(_ text: S) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let utf8 = Array(text.utf8)
@@ -56,7 +61,7 @@ public enum FileURI {
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The URI scheme of `text` in lower case, or nil when `text` does not start with one.

@@ -72,20 +72,24 @@ public struct PlaylistParser: Sendable {
         let uri: String
         if let scheme = FileURI.scheme(of: location) {
             if scheme == "file" {
-                guard let path = FileURI.path(fromURI: location) else {
-                    return .failure(.malformed("\(location): not a local file URI"))
+                // The same rule as every other way in (MediaAdmissionRule): this machine only, no
+                // query or fragment, escapes decoded to bytes so non-UTF-8 names still resolve.
+                switch MediaAddress.parse(uri: location, maxLength: limits.maxURILength) {
+                case .success(let address): uri = address.uri
+                case .failure(let refusal): return .failure(.malformed("\(location): \(refusal)"))
                 }
-                uri = FileURI.uri(forPath: path)
             } else {
                 uri = location
             }
         } else {
             // XSPF locations are URI references, so their relative paths are percent-encoded;
             // M3U and PLS paths are literal. Backslashes come from playlists made on Windows.
-            let literal = raw.isURIReference ? FileURI.percentDecoded(location) : location
-            guard let literal else { return .failure(.malformed("entry contains an escaped NUL")) }
-            let path = literal.replacingBackslashes()
-            uri = FileURI.uri(forPath: FileURI.absolute(path, relativeTo: baseDirectory))
+            let bytes = raw.isURIReference ? FileURI.percentDecodedBytes(location) : Array(location.utf8)
+            guard let bytes else { return .failure(.malformed("entry contains an escaped NUL")) }
+            let path = bytes.map { $0 == UInt8(ascii: "\\") ? UInt8(ascii: "/") : $0 }
+            let absolute = path.first == UInt8(ascii: "/") ? path : Array(baseDirectory.utf8) + [UInt8(ascii: "/")] + path
+            guard let local = LocalPath(absolute: absolute) else { return .failure(.malformed("entry contains a NUL")) }
+            uri = local.uri
         }
         return .success(PlaylistEntry(
             uri: uri, title: raw.title.nonEmpty, artist: raw.artist.nonEmpty,

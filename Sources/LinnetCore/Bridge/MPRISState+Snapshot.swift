@@ -1,5 +1,6 @@
 import ClockRules
 import DBus
+import LibraryFormats
 import MPRIS
 import PlayerCore
 
@@ -37,7 +38,7 @@ extension Metadata {
     init(showing snapshot: PlayerSnapshot) {
         if let alarm = snapshot.alarm {
             self.init(trackID: TrackID("/org/linnet/alarm/\(alarm.id)"), title: alarm.label, artists: ["Linnet alarm"])
-            url = alarm.soundURI
+            url = URICredentials.removed(from: alarm.soundURI)
             return
         }
         self = snapshot.current.map(Metadata.init) ?? .empty
@@ -54,8 +55,10 @@ extension Metadata {
     /// The MPRIS metadata map for a queue entry, typed as clients need it.
     init(_ item: TrackItem) {
         let (entry, facts) = (item.entry, item.facts)
+        // The queue keeps a stream's credentials for the engine; nothing shown to clients has them.
+        let shownURI = URICredentials.removed(from: entry.uri)
         self.init(trackID: TrackID.forEntry(entry.id))
-        title = facts.title(for: entry.uri)
+        title = facts.title(for: shownURI)
         artists = facts.artists
         album = facts.tags.album
         albumArtists = facts.tags.albumArtists
@@ -70,8 +73,8 @@ extension Metadata {
         // Tag values come from untrusted files: a NaN or huge BPM must not trap.
         beatsPerMinute = facts.tags.beatsPerMinute.flatMap { $0.isFinite ? Int32(exactly: $0.rounded()) : nil }
         artURL = facts.tags.artURI
-        url = entry.uri
-        if let failure = facts.failure { extra["linnet:error"] = .string(failure) }
+        url = shownURI
+        if let failure = facts.failure { extra["linnet:error"] = .string(URICredentials.scrubbed(failure)) }
     }
 }
 

@@ -1,6 +1,7 @@
 import ClockRules
 import DBus
 import Foundation
+import LibraryFormats
 
 /// Reading the requests' option maps and writing the replies.
 extension LinnetExtension {
@@ -19,7 +20,9 @@ extension LinnetExtension {
             }
         }
         if let sound = try map.string("sound", maxBytes: LinnetLimits.pathBytes) {
-            options.sound = try await playableURIs(sound, what: "sound").first
+            // Alarms are saved and listed: a stream's credentials would be written down, so an
+            // alarm keeps its sound's URI without them.
+            options.sound = try await playableURIs(sound, what: "sound").first.map(URICredentials.removed(from:))
         } else {
             clock.prepareBuiltInSounds(bell: false)
         }
@@ -60,7 +63,7 @@ extension LinnetExtension {
         let resolved = await MediaResolver(scanner: nil).resolve([path], workingDirectory: "/", home: home)
         guard !resolved.items.isEmpty else {
             let reason = resolved.rejections.first.map { DBusError.excerpt("\($0)", maxBytes: 300) } ?? "nothing playable"
-            throw DBusError(.invalidArgs, "\(what) \"\(DBusError.excerpt(path))\": \(reason)")
+            throw DBusError(.invalidArgs, "\(what) \"\(DBusError.excerpt(URICredentials.removed(from: path)))\": \(URICredentials.scrubbed(reason))")
         }
         return resolved.items
     }

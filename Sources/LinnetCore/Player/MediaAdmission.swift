@@ -1,12 +1,12 @@
 import LibraryFormats
 import DBus
-import Foundation
 
-/// Decides whether a URI a client hands over (OpenUri, AddTrack) may enter the queue: a local
-/// file must exist and be a regular, readable file; streams must be http(s); everything is
-/// bounded in length. Refusals are `InvalidArgs` with the reason.
+/// The bus side of ``MediaAdmissionRule`` for URIs a client hands over (`OpenUri`, `AddTrack`):
+/// the rule's refusal as a D-Bus error — `LimitsExceeded` for an overlong URI, `NotSupported`
+/// for another scheme, `InvalidArgs` for the rest — whose message quotes at most an excerpt of
+/// the URI, with any credentials removed.
 enum MediaAdmission {
-    static let maximumURILength = 8192
+    static let maximumURILength = MediaAdmissionRule.maximumLength
     /// The longest queue clients may build one track at a time; as many as a playlist may hold.
     static let maximumQueueLength = PlaylistLimits().maxEntries
 
@@ -17,33 +17,18 @@ enum MediaAdmission {
         }
     }
 
-    /// The URI to queue for `uri`, or a D-Bus error saying why not.
+    /// The URI to queue for `uri` (a local file's canonical `file://` spelling, a stream's
+    /// own URI), or a D-Bus error saying why not.
     static func admit(_ uri: String) throws(DBusError) -> String {
-        guard uri.utf8.count <= maximumURILength else {
-            throw DBusError(.limitsExceeded, "URI longer than \(maximumURILength) bytes")
-        }
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else {
-            throw DBusError(.invalidArgs, "\"\(uri.prefix(200))\" is not a URI")
-        }
-        switch scheme {
-        case "http", "https":
-            guard url.host?.isEmpty == false else { throw DBusError(.invalidArgs, "\(uri.prefix(200)) has no host") }
-            return uri
-        case "file":
-            let path = url.path
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                throw DBusError(.invalidArgs, "\(path.prefix(200)) does not exist")
-            }
-            guard (status.st_mode & S_IFMT) == S_IFREG else {
-                throw DBusError(.invalidArgs, "\(path.prefix(200)) is not a regular file")
-            }
-            guard access(path, R_OK) == 0 else {
-                throw DBusError(.invalidArgs, "\(path.prefix(200)) is not readable")
-            }
-            return url.absoluteString
-        default:
-            throw DBusError(.notSupported, "URI scheme \"\(scheme)\" is not supported")
+        switch MediaAdmissionRule.admit(uri: uri, maxLength: maximumURILength) {
+        case .success(let address):
+            return address.uri
+        case .failure(.tooLong(_, let limit)):
+            throw DBusError(.limitsExceeded, "URI longer than \(limit) bytes")
+        case .failure(let refusal):
+            let quoted = "\"\(DBusError.excerpt(URICredentials.removed(from: uri)))\": \(refusal)"
+            if case .unsupportedScheme = refusal { throw DBusError(.notSupported, quoted) }
+            throw DBusError(.invalidArgs, quoted)
         }
     }
 }

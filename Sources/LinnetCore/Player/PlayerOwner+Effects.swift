@@ -1,3 +1,4 @@
+import LibraryFormats
 import Logging
 import MPRIS
 import Playback
@@ -87,7 +88,7 @@ extension PlayerOwner {
         if announcement.canGoBack { actions.append(NotificationAction(key: "previous", label: "Previous")) }
         if announcement.canGoOn { actions.append(NotificationAction(key: "next", label: "Next")) }
         let notification = DesktopNotification(
-            summary: announcement.title, body: announcement.body, icon: announcement.art, actions: actions,
+            summary: URICredentials.scrubbed(announcement.title), body: URICredentials.scrubbed(announcement.body), icon: announcement.art, actions: actions,
             urgency: .low, category: "x-linnet.track")
         desktop.notifier.show(notification, in: Self.trackNotificationSlot) { [weak player] key in
             switch key {

@@ -1,3 +1,4 @@
+import LibraryFormats
 import Logging
 import MPRIS
 import Playback
@@ -51,9 +52,15 @@ final class PlayerOwner {
         return refusal
     }
 
-    /// The session as it would be saved now.
+    /// The session as it would be saved now: stream credentials are kept in memory for the
+    /// engine but never written down, so saved URIs have none (a resumed stream that needs them
+    /// must be given again).
     func savedSession() -> SavedSession {
-        SavedSession(queue: machine.queue, positionMicroseconds: currentPosition(), volume: machine.volume, rate: machine.rate)
+        var queue = machine.queue
+        if queue.entries.contains(where: { URICredentials.present(in: $0.uri) }) {
+            queue = queue.rewritingURIs(URICredentials.removed(from:))
+        }
+        return SavedSession(queue: queue, positionMicroseconds: currentPosition(), volume: machine.volume, rate: machine.rate)
     }
 
     /// Where playback is, asking the engine only when the machine cannot tell.

@@ -13,15 +13,17 @@ struct FolderListing: Sendable {
 
 /// Walks a folder tree for audio files, following symlinks but never into a directory it is
 /// already inside or has seen (so symlink loops and repeated links end), skipping hidden
-/// entries, and stopping at a depth and a file-count cap.
+/// entries, and stopping at a depth and a file-count cap. Every file found passes
+/// ``MediaAdmissionRule`` like any other input: a link to `/proc/self/environ` named `x.ogg`
+/// is refused here too.
 struct FolderWalker {
     let audioExtensions: Set<String>
     let maxDepth: Int
     let maxFiles: Int
     private(set) var fileCount = 0
     private(set) var reachedFileLimit = false
-    /// Subfolders that could not be listed, with the reason.
-    private(set) var unreadable: [(path: String, reason: String)] = []
+    /// Subfolders that could not be listed and audio files the rule refused, with the reason.
+    private(set) var refused: [(path: String, refusal: MediaRefusal)] = []
     private var visited: Set<DirectoryIdentity> = []
 
     private struct DirectoryIdentity: Hashable {
@@ -49,7 +51,7 @@ struct FolderWalker {
         switch Self.names(in: path) {
         case .success(let found): names = found
         case .failure(let error):
-            unreadable.append((path, error.reason))
+            refused.append((path, .unreadable(error.reason)))
             return listing
         }
         var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
@@ -62,9 +64,16 @@ struct FolderWalker {
             guard stat(child, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
+                // A link into /proc, /sys or /dev holds no music and can be vast: not entered.
+                guard !LocalFileFacts.isSystemDevice(UInt64(info.st_dev)) else { continue }
                 subfolders.append((name, child, Self.identity(info)))
             case S_IFREG:
                 guard audioExtensions.contains(PlaylistParser.fileExtension(of: name)) else { continue }
+                if let local = LocalPath(child),
+                   let refusal = MediaAdmissionRule.verdict(on: LocalFileFacts.inspect(local), for: local, extensions: audioExtensions) {
+                    refused.append((child, refusal))
+                    continue
+                }
                 guard fileCount < maxFiles else {
                     reachedFileLimit = true
                     continue

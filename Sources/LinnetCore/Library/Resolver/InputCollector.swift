@@ -1,5 +1,4 @@
 import LibraryFormats
-import Glibc
 
 /// What one input turned into before folders are scanned and ordered.
 enum ResolvedSegment: Sendable {
@@ -25,95 +24,72 @@ struct InputCollector: Sendable {
 
     private func resolve(input: String, budget: inout Int) -> [ResolvedSegment] {
         switch location(of: input) {
-        case .failure(let reason):
-            return [.rejection(Rejection(input: input, reason: reason))]
-        case .success(.remote(let uri)):
+        case .failure(let refusal):
+            return [.rejection(Rejection(input: input, reason: .refused(refusal)))]
+        case .success(.stream(let uri)):
             return [.items([PlayableItem(uri: uri)])]
         case .success(.local(let path)):
             return local(path, input: input, entry: nil, playlist: nil, budget: &budget)
         }
     }
 
-    private enum Location {
-        case local(String)
-        case remote(String)
-    }
-
-    /// Where `text` (an input or a playlist entry) points, or why it cannot be used.
-    private func location(of text: String) -> Result<Location, RejectionReason> {
-        guard text.utf8.count <= limits.maxInputLength else {
-            return .failure(.tooLong(length: text.utf8.count, limit: limits.maxInputLength))
-        }
-        guard !text.isEmpty else { return .failure(.invalid("empty input")) }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            return .failure(.invalid("contains control characters"))
-        }
-        if let scheme = FileURI.scheme(of: text) {
-            guard MediaResolver.supportedSchemes.contains(scheme) else { return .failure(.unsupportedScheme(scheme)) }
-            if scheme == "file" {
-                guard let path = FileURI.path(fromURI: text) else { return .failure(.invalid("not a local file URI")) }
-                return .success(.local(path))
-            }
-            let rest = text.drop { $0 != ":" }.dropFirst()
-            guard rest.hasPrefix("//"), let host = rest.dropFirst(2).split(separator: "/").first, !host.isEmpty else {
-                return .failure(.invalid("a \(scheme) URI needs a host"))
-            }
-            return .success(.remote(text))
-        }
+    /// Where `text` (an input or a playlist entry) points, or why it cannot be used: a URI by
+    /// ``MediaAddress``'s rule, anything else a path (relative to the working directory, `~`
+    /// to the home folder).
+    private func location(of text: String) -> Result<MediaAddress, MediaRefusal> {
+        if let refusal = MediaAdmissionRule.refusalOfText(text, maxLength: limits.maxInputLength) { return .failure(refusal) }
+        if FileURI.scheme(of: text) != nil { return MediaAddress.parse(uri: text, maxLength: limits.maxInputLength) }
         var path = text
         if path == "~" || path.hasPrefix("~/") { path = home + path.dropFirst() }
-        return .success(.local(FileURI.absolute(path, relativeTo: workingDirectory)))
+        // No NUL can be here (refusalOfText refused control characters), so this cannot fail.
+        guard let local = LocalPath(path.hasPrefix("/") ? path : workingDirectory + "/" + path) else {
+            return .failure(.relativeFileURI)
+        }
+        return .success(.local(local))
     }
 
-    /// The segments for the local `path`: a file, a folder, or (when `playlist` is nil, i.e. not
-    /// already inside one) a playlist.
+    /// The segments for the local `path`: a folder's audio files, or a file admitted by
+    /// ``MediaAdmissionRule`` — an audio file, or (when `playlist` is nil, i.e. not already
+    /// inside one) a playlist, which is expanded.
     private func local(
-        _ path: String, input: String, entry: PlaylistEntry?, playlist: String?, budget: inout Int
+        _ path: LocalPath, input: String, entry: PlaylistEntry?, playlist: String?, budget: inout Int
     ) -> [ResolvedSegment] {
-        func reject(_ reason: RejectionReason) -> [ResolvedSegment] {
-            [.rejection(Rejection(input: input, playlist: playlist, reason: reason))]
+        func reject(_ refusal: MediaRefusal) -> [ResolvedSegment] {
+            [.rejection(Rejection(input: input, playlist: playlist, reason: .refused(refusal)))]
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? reject(.missing) : reject(.unreadable(String(cString: strerror(errno))))
+        let facts = LocalFileFacts.inspect(path)
+        if facts.kind == .directory, facts.examineError == nil {
+            guard !MediaAdmissionRule.isSystemLocation(facts) else { return reject(.systemFile) }
+            return folder(path.description, input: input, playlist: playlist, budget: &budget)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR:
-            var walker = FolderWalker(
-                audioExtensions: MediaResolver.supportedExtensions, maxDepth: limits.maxFolderDepth, maxFiles: max(0, budget))
-            let listing = walker.walk(path)
-            budget -= walker.fileCount
-            var segments: [ResolvedSegment] = walker.unreadable.map {
-                .rejection(Rejection(input: $0.path, playlist: playlist, reason: .unreadable($0.reason)))
-            }
-            if walker.reachedFileLimit {
-                segments.append(.rejection(Rejection(input: input, playlist: playlist, reason: .tooManyItems(limit: limits.maxItems))))
-            }
-            if listing.fileCount == 0 {
-                segments += reject(.emptyFolder)
-            } else {
-                segments.append(.folder(listing))
-            }
-            return segments
-        case S_IFREG:
-            break
-        default:
-            return reject(.notRegularFile)
+        let extensions = playlist == nil
+            ? MediaAdmissionRule.audioExtensions.union(PlaylistFormat.fileExtensions) : MediaAdmissionRule.audioExtensions
+        if let refusal = MediaAdmissionRule.verdict(on: facts, for: path, extensions: extensions) { return reject(refusal) }
+        if PlaylistFormat.fileExtensions.contains(path.fileExtension) {
+            return expand(playlist: path.description, input: input, budget: &budget)
         }
-        let ext = PlaylistParser.fileExtension(of: path)
-        let isPlaylist = PlaylistFormat.fileExtensions.contains(ext)
-        guard MediaResolver.supportedExtensions.contains(ext) || (isPlaylist && playlist == nil) else {
-            return reject(.unsupportedExtension(ext))
-        }
-        // Opening proves readability where permission bits alone would not (ACLs, root squash).
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return reject(.unreadable(String(cString: strerror(errno)))) }
-        close(fd)
-        if isPlaylist { return expand(playlist: path, input: input, budget: &budget) }
         budget -= 1
         return [.items([PlayableItem(
-            uri: FileURI.uri(forPath: path), title: entry?.title, artist: entry?.artist,
-            durationMicroseconds: entry?.durationMicroseconds)])]
+            uri: path.uri, title: entry?.title, artist: entry?.artist, durationMicroseconds: entry?.durationMicroseconds)])]
+    }
+
+    private func folder(_ path: String, input: String, playlist: String?, budget: inout Int) -> [ResolvedSegment] {
+        var walker = FolderWalker(
+            audioExtensions: MediaResolver.supportedExtensions, maxDepth: limits.maxFolderDepth, maxFiles: max(0, budget))
+        let listing = walker.walk(path)
+        budget -= walker.fileCount
+        var segments: [ResolvedSegment] = walker.refused.map {
+            .rejection(Rejection(input: $0.path, playlist: playlist, reason: .refused($0.refusal)))
+        }
+        if walker.reachedFileLimit {
+            segments.append(.rejection(Rejection(input: input, playlist: playlist, reason: .tooManyItems(limit: limits.maxItems))))
+        }
+        if listing.fileCount == 0 {
+            segments.append(.rejection(Rejection(input: input, playlist: playlist, reason: .emptyFolder)))
+        } else {
+            segments.append(.folder(listing))
+        }
+        return segments
     }
 
     private func expand(playlist path: String, input: String, budget: inout Int) -> [ResolvedSegment] {
@@ -128,9 +104,9 @@ struct InputCollector: Sendable {
         }
         for entry in parsed.entries {
             switch location(of: entry.uri) {
-            case .failure(let reason):
-                segments.append(.rejection(Rejection(input: entry.uri, playlist: path, reason: reason)))
-            case .success(.remote(let uri)):
+            case .failure(let refusal):
+                segments.append(.rejection(Rejection(input: entry.uri, playlist: path, reason: .refused(refusal))))
+            case .success(.stream(let uri)):
                 budget -= 1
                 segments.append(.items([PlayableItem(
                     uri: uri, title: entry.title, artist: entry.artist, durationMicroseconds: entry.durationMicroseconds)]))

@@ -17,11 +17,7 @@ public import Playback
 /// Playlists given directly are expanded with their hints.
 public struct MediaResolver: Sendable {
     /// Audio file name extensions (lower case) played from folders and accepted as files.
-    public static let supportedExtensions: Set<String> = [
-        "aac", "ac3", "aif", "aifc", "aiff", "alac", "amr", "ape", "au", "caf", "dff", "dsf", "flac",
-        "m4a", "m4b", "mka", "mp1", "mp2", "mp3", "mpc", "oga", "ogg", "opus", "snd", "spx", "tta",
-        "wav", "wave", "weba", "webm", "wma", "wv",
-    ]
+    public static let supportedExtensions: Set<String> = MediaAdmissionRule.audioExtensions
     /// URI schemes accepted: local files and http(s) streams.
     public static let supportedSchemes: Set<String> = ["file", "http", "https"]
 

@@ -30,20 +30,8 @@ public struct PlayableItem: Sendable, Hashable {
 
 /// Why an input, or an entry of a playlist it named, will not be played.
 public enum RejectionReason: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Nothing exists at the path.
-    case missing
-    /// A directory where a file was needed, a FIFO, a device or a socket.
-    case notRegularFile
-    /// The file exists but cannot be opened for reading.
-    case unreadable(String)
-    /// Neither audio (``MediaResolver/supportedExtensions``) nor a playlist.
-    case unsupportedExtension(String)
-    /// A URI scheme other than ``MediaResolver/supportedSchemes``.
-    case unsupportedScheme(String)
-    /// A URI or path longer than the limit, in UTF-8 bytes.
-    case tooLong(length: Int, limit: Int)
-    /// Not a usable URI or path (control characters, a remote `file://` host, …).
-    case invalid(String)
+    /// ``MediaAdmissionRule`` refused the location (the same answer the bus gives).
+    case refused(MediaRefusal)
     /// The playlist could not be read at all.
     case playlist(PlaylistError)
     /// A line or nested playlist inside a playlist was skipped.
@@ -56,14 +44,7 @@ public enum RejectionReason: Error, Sendable, Hashable, CustomStringConvertible 
     /// A sentence saying why.
     public var description: String {
         switch self {
-        case .missing: "no such file or folder"
-        case .notRegularFile: "not a regular file"
-        case .unreadable(let reason): "cannot be read (\(reason))"
-        case .unsupportedExtension(let ext): ext.isEmpty ? "no file extension, not a known audio or playlist file"
-            : "\".\(ext)\" is not a supported audio or playlist extension"
-        case .unsupportedScheme(let scheme): "the URI scheme \"\(scheme)\" is not supported"
-        case .tooLong(let length, let limit): "\(length) bytes is longer than the limit of \(limit)"
-        case .invalid(let why): why
+        case .refused(let refusal): refusal.description
         case .playlist(let error): "playlist: \(error)"
         case .playlistProblem(let problem): "skipped in playlist: \(problem)"
         case .emptyFolder: "the folder holds no audio files"

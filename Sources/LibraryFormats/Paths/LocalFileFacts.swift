@@ -1,0 +1,100 @@
+import Glibc
+
+/// What the file system says about a local path: everything ``MediaAdmissionRule`` decides on,
+/// gathered by ``inspect(_:)`` so that the rule itself stays a pure function of these values.
+public struct LocalFileFacts: Sendable, Hashable {
+    /// The kind of thing at the path, symlinks followed.
+    public enum Kind: Sendable, Hashable {
+        case missing, regular, directory, fifo, characterDevice, blockDevice, socket, other
+    }
+
+    /// What is there.
+    public var kind: Kind
+    /// `errno`'s text when the path could not even be examined (a permission on a folder above it).
+    public var examineError: String?
+    /// The path with every symlink resolved (`realpath`), for regular files and folders, when it
+    /// could be resolved.
+    public var canonicalPath: LocalPath?
+    /// Whether the file or folder lives on the same file system as `/proc`, `/sys` or `/dev` (a
+    /// bind mount of one of them elsewhere included).
+    public var onSystemFileSystem = false
+    /// `errno`'s text when opening the file for reading failed; nil when it opened (or was not tried).
+    public var openError: String?
+
+    /// Facts with the given values (for tests of the rule, and for ``inspect(_:)``).
+    public init(
+        kind: Kind, examineError: String? = nil, canonicalPath: LocalPath? = nil, onSystemFileSystem: Bool = false,
+        openError: String? = nil
+    ) {
+        self.kind = kind
+        self.examineError = examineError
+        self.canonicalPath = canonicalPath
+        self.onSystemFileSystem = onSystemFileSystem
+        self.openError = openError
+    }
+
+    /// Examines `path`: `stat` (following symlinks); for a regular file also `realpath` and its
+    /// device, and, unless those show a kernel file system, an open for reading, which proves
+    /// readability where permission bits alone would not (ACLs, root-squashed NFS).
+    ///
+    /// Nothing but a regular file is ever opened: opening a device can have effects (a watchdog
+    /// starts counting, a tape rewinds).
+    public static func inspect(_ path: LocalPath) -> LocalFileFacts {
+        var info = stat()
+        let status = path.withCString { stat($0, &info) }
+        guard status == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR || code == ELOOP { return LocalFileFacts(kind: .missing) }
+            return LocalFileFacts(kind: .missing, examineError: String(cString: strerror(code)))
+        }
+        var facts = LocalFileFacts(kind: kind(of: info.st_mode))
+        // Folders are placed too: a folder given to be walked must not be one of the kernel's.
+        guard facts.kind == .regular || facts.kind == .directory else { return facts }
+        facts.canonicalPath = path.withCString { raw -> LocalPath? in
+            guard let resolved = realpath(raw, nil) else { return nil }
+            defer { free(resolved) }
+            let length = strlen(resolved)
+            return resolved.withMemoryRebound(to: UInt8.self, capacity: length) {
+                LocalPath(absolute: Array(UnsafeBufferPointer(start: $0, count: length)))
+            }
+        }
+        facts.onSystemFileSystem = isSystemDevice(UInt64(info.st_dev))
+        guard facts.kind == .regular, !MediaAdmissionRule.isSystemLocation(facts) else { return facts }
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            facts.openError = String(cString: strerror(errno))
+            return facts
+        }
+        // The file may have been swapped between the stat and the open: judge what was opened.
+        var opened = stat()
+        if fstat(fd, &opened) == 0 { facts.kind = kind(of: opened.st_mode) }
+        close(fd)
+        return facts
+    }
+
+    /// The devices of the ``MediaAdmissionRule/systemFolders`` (procfs, sysfs, devtmpfs), read
+    /// once: Glibc's module offers no `statfs`, and a device number identifies a mounted file
+    /// system however it is reached.
+    private static let systemDevices: Set<UInt64> = Set(MediaAdmissionRule.systemFolders.compactMap { folder in
+        var info = stat()
+        return stat(folder, &info) == 0 ? UInt64(info.st_dev) : nil
+    })
+
+    /// Whether `device` (a `stat`'s `st_dev`) is that of `/proc`, `/sys` or `/dev`: a folder walk
+    /// skips such folders without listing them.
+    public static func isSystemDevice(_ device: UInt64) -> Bool {
+        systemDevices.contains(device)
+    }
+
+    private static func kind(of mode: mode_t) -> Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        case S_IFIFO: .fifo
+        case S_IFCHR: .characterDevice
+        case S_IFBLK: .blockDevice
+        case S_IFSOCK: .socket
+        default: .other
+        }
+    }
+}
