@@ -21,8 +21,14 @@ import TestSupport
         try await world.proxy(MPRISNames.player).call("Seek", [.int64(7_000_000)])
         try await world.waitUntil("playing past 7 s") { try await position(world) > 7_000_000 }
         let before = try await position(world)
+        let asked = ContinuousClock.now
         world.send(SIGTERM)
         #expect(try await world.waitForExit() == 0)
+        // Playback went on until linnet handled the signal: the saved position is no earlier than
+        // `before` and no later than playing on for as long as linnet took to exit, however busy
+        // the machine was. (A stale periodic save, up to 4 s old, falls below `before`.)
+        let elapsed = asked.duration(to: .now)
+        let latest = before + elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         #expect(FileManager.default.fileExists(atPath: world.sessionFile.path))
 
         let saved = (try? String(contentsOf: world.sessionFile, encoding: .utf8)) ?? "none"
@@ -32,7 +38,8 @@ import TestSupport
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
         try await world.waitUntil("the resumed position (saved: \(saved))") { try await position(world) > 0 }
         let after = try await position(world)
-        #expect(after <= before + 500_000 && after >= before - 5_000_000, "before \(before), after \(after)")
+        // The engine's position answers have a few tens of milliseconds of granularity.
+        #expect(after >= before - 100_000 && after <= latest + 100_000, "before \(before), latest \(latest), after \(after)")
         world.kill()
     }
 
