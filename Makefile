@@ -18,9 +18,12 @@ test: deps
 check: deps
 	scripts/check-sanitizers.sh $(SANITIZERS)
 
-# The D-Bus fuzzer for five minutes (the test suite runs it briefly); LINNET_FUZZ_SEED replays a run.
+# The D-Bus fuzzer for five minutes (the test suite runs it briefly); LINNET_FUZZ_SEED replays a run,
+# LINNET_FUZZ_SECONDS sets the length, LINNET_TEST_BINARY=.build/release/linnet fuzzes a release
+# build, LINNET_FUZZ_GDB=1 prints a crash's backtrace.
 fuzz: deps
-	SWIFT_BACKTRACE=enable=no LINNET_FUZZ_SECONDS=$${LINNET_FUZZ_SECONDS:-300} timeout 900 swift test --disable-xctest --filter BusFuzz
+	seconds=$${LINNET_FUZZ_SECONDS:-300}; SWIFT_BACKTRACE=enable=no LINNET_FUZZ_SECONDS=$$seconds \
+		timeout $$((seconds + 900)) swift test --disable-xctest --filter BusFuzz
 
 # linnet against mpv + mpv-mpris and a C libdbus floor; writes Benchmarks/results.md (settings: scripts/bench.sh).
 bench:

@@ -27,8 +27,12 @@ final class LinnetWorld: @unchecked Sendable {
 
     static let playerName: BusName = "org.mpris.MediaPlayer2.linnet"
 
-    /// The `linnet` binary next to the test bundle.
+    /// The `linnet` binary next to the test bundle, or `$LINNET_TEST_BINARY` (e.g. a release
+    /// build for a long `make fuzz`).
     static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["LINNET_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return bundle.appendingPathComponent("linnet")
     }
