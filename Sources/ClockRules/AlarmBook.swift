@@ -98,9 +98,13 @@ public struct AlarmBook: Codable, Sendable, Hashable {
         return [.silence(id), .save]
     }
 
-    /// The earliest instant something is due (a scheduled or snoozed alarm).
-    public var nextDeadline: Date? {
-        alarms.filter { $0.phase != .ringing }.map(\.nextFire).min()
+    /// The earliest instant something is due (a scheduled or snoozed alarm) that the clock must
+    /// wake for at `now`. While one rings, alarms already due wait for it to end: its end is an
+    /// event that handles them, not a deadline (a deadline in the past would fire at once, again
+    /// and again, until the ring ends).
+    public func nextDeadline(now: Date) -> Date? {
+        let waitingForTheRing = ringing != nil
+        return alarms.filter { $0.phase != .ringing && !(waitingForTheRing && $0.nextFire <= now) }.map(\.nextFire).min()
     }
 
     /// The alarm ringing now, if any.

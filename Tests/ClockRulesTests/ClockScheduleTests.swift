@@ -48,6 +48,31 @@ import Testing
         #expect(berlin.nextFire(of: time(9, 0), rule: .once, after: utc("2026-11-22T10:00:00Z")) == utc("2026-11-23T08:00:00Z"))
     }
 
+    /// A second alarm due while the first rings waits for the ring's end (an event). Its past
+    /// instant must not be the next deadline: a wall-clock timer armed in the past fires at once,
+    /// and re-arming it kept the loop thread spinning for as long as the first alarm rang.
+    @Test func anAlarmWaitingBehindARingingOneIsNoDeadline() throws {
+        var book = AlarmBook()
+        let now = utc("2026-11-22T10:00:00Z")
+        var options = Alarm.Options()
+        options.label = "First"
+        let first = try book.add(.instant(now + 1), options: options, now: now, resolver: berlin)
+        options.label = "Second"
+        let second = try book.add(.instant(now + 1), options: options, now: now, resolver: berlin)
+        options.label = "Later"
+        let later = try book.add(.instant(now + 600), options: options, now: now, resolver: berlin)
+        let rung = book.fireDue(now: now + 1, resolver: berlin)
+        #expect(rung.filter { if case .ring = $0 { true } else { false } }.count == 1)
+        let waiting = book.ringing?.id == first.id ? second : first
+        #expect(book.alarm(waiting.id)?.phase == .scheduled)
+        #expect(book.nextDeadline(now: now + 2) == later.nextFire)
+        // Once the ring ends, the waiting alarm rings (it waited, so it is not missed).
+        let ended = book.dismiss(book.ringing!.id, now: now + 30, resolver: berlin)
+        #expect(ended.first == .silence(waiting.id == first.id ? second.id : first.id))
+        let next = book.fireDue(now: now + 30, resolver: berlin)
+        #expect(next.first == .ring(book.alarm(waiting.id)!))
+    }
+
     @Test func dueAlarmsRingMissedOnesAreReported() throws {
         var book = AlarmBook()
         let now = utc("2026-11-22T10:00:00Z")
@@ -58,7 +83,7 @@ import Testing
         options.repeatRule = .weekdays
         let standup = try book.add(.wallClock(time(9, 0)), options: options, now: now, resolver: berlin)
         #expect(standup.nextFire == utc("2026-11-23T08:00:00Z"))
-        #expect(book.nextDeadline == now + 2)
+        #expect(book.nextDeadline(now: now) == now + 2)
         #expect(book.fireDue(now: now + 1, resolver: berlin).isEmpty)
         let ringing = book.fireDue(now: now + 2.5, resolver: berlin)
         #expect(ringing.first == .ring(book.alarm(tea.id)!))

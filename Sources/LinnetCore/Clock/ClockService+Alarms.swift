@@ -104,7 +104,11 @@ extension ClockService {
             self?.dismissRinging()
             return .remove
         }
-        withState { $0.ringing = Ringing(id: alarm.id, limitTimer: timer) }
+        withState { state in
+            // A limit timer left from an earlier ring must not cut this one short.
+            state.ringing?.limitTimer?.cancel()
+            state.ringing = Ringing(id: alarm.id, limitTimer: timer)
+        }
         // Alarm focus first: giving up music focus while nothing else is held would hand other
         // players back their sound for a moment.
         services.focus.acquire(.alarm)

@@ -207,7 +207,7 @@ public final class ClockService: Sendable {
     /// sleep inhibitor) and holds or releases the inhibitor.
     func armNextDeadline() {
         let now = Date()
-        let (deadline, ringing) = withState { ($0.book.nextDeadline, $0.ringing != nil) }
+        let (deadline, ringing) = withState { ($0.book.nextDeadline(now: now), $0.ringing != nil) }
         let window: TimeInterval = 3600
         let dueSoon = ringing || deadline.map { $0.timeIntervalSince(now) <= window } ?? false
         let change = withState { state -> Bool? in
