@@ -5,6 +5,7 @@ import Foundation
 import LinnetCore
 import Logging
 import Playback
+import PlayerCore
 import Synchronization
 
 /// One run of the service: connect, decide what to play, serve until asked to quit.

@@ -30,7 +30,7 @@ import Testing
         var queue = PlayQueue(seed: 1)
         _ = queue.replaceAll(with: uris, startAt: 1)
         let start = machine.handle(.start(PlayerStartup(
-            session: ResumedSession(queue: queue, positionMicroseconds: 42_000_000, volume: 0.5, rate: 1.5), autoplay: false)))
+            session: SavedSession(queue: queue, positionMicroseconds: 42_000_000, volume: 0.5, rate: 1.5), autoplay: false)))
         #expect(MachineHarness.engineCommands(start).prefix(5) == [.setVolume(0.5), .setRate(1.5), .load(uris[1]), .pause,
                                                                    .seek(toMicroseconds: 42_000_000)])
         let started = machine.handle(.engine(.trackStarted(uri: uris[1])))

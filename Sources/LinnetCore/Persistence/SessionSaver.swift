@@ -1,6 +1,7 @@
 import Dispatch
 import EventLoop
 import Logging
+import PlayerCore
 import Synchronization
 
 /// Writes the session to disk without blocking the player: soon after every change (changes

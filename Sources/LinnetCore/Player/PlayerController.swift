@@ -70,10 +70,7 @@ public final class PlayerController: Sendable {
     @discardableResult
     public func start(session: SavedSession?, items: [PlayableItem], autoplay: Bool) throws(DBusError) -> BusName {
         let startup = PlayerStartup(
-            session: session.map {
-                ResumedSession(queue: $0.queue, positionMicroseconds: $0.positionMicroseconds, volume: $0.volume, rate: $0.rate)
-            },
-            tracks: items.map(NewTrack.init), autoplay: autoplay, repeatMode: configuration.repeatMode,
+            session: session, tracks: items.map(NewTrack.init), autoplay: autoplay, repeatMode: configuration.repeatMode,
             shuffle: configuration.shuffle, volume: configuration.volume)
         owner.loop.sync {
             owner.value.attach(player: self)

@@ -20,7 +20,7 @@ public enum PlayerInput: Sendable, Equatable {
 /// What the player starts with.
 public struct PlayerStartup: Sendable, Equatable {
     /// A saved session to resume (used when `tracks` is empty).
-    public var session: ResumedSession?
+    public var session: SavedSession?
     /// Fresh tracks to queue.
     public var tracks: [NewTrack]
     /// Whether to start playing at once (else paused).
@@ -33,7 +33,7 @@ public struct PlayerStartup: Sendable, Equatable {
     public var volume: Double?
 
     /// A start-up request; every setting optional.
-    public init(session: ResumedSession? = nil, tracks: [NewTrack] = [], autoplay: Bool, repeatMode: RepeatMode? = nil,
+    public init(session: SavedSession? = nil, tracks: [NewTrack] = [], autoplay: Bool, repeatMode: RepeatMode? = nil,
                 shuffle: Bool? = nil, volume: Double? = nil) {
         self.session = session
         self.tracks = tracks
@@ -41,26 +41,6 @@ public struct PlayerStartup: Sendable, Equatable {
         self.repeatMode = repeatMode
         self.shuffle = shuffle
         self.volume = volume
-    }
-}
-
-/// The parts of a saved session the player resumes.
-public struct ResumedSession: Sendable, Equatable {
-    /// The queue, with its current entry, repeat mode and shuffle plan.
-    public var queue: PlayQueue
-    /// Where the current entry was, in microseconds.
-    public var positionMicroseconds: Int64
-    /// The volume setting.
-    public var volume: Double
-    /// The playback rate.
-    public var rate: Double
-
-    /// A session to resume.
-    public init(queue: PlayQueue, positionMicroseconds: Int64, volume: Double, rate: Double) {
-        self.queue = queue
-        self.positionMicroseconds = positionMicroseconds
-        self.volume = volume
-        self.rate = rate
     }
 }
 
