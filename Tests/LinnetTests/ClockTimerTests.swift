@@ -57,13 +57,15 @@ import TestSupport
         try await world.waitForScannedQueue()
         let before = world.signals.values.count
 
-        let started = try await world.cli("pomodoro", "--work", "3s", "--short-break", "2s", "--long-break", "2s", "--cycles", "2")
+        // Phases of a few seconds, each long enough for its bell to start playing before the next
+        // one replaces it on a loaded machine (2 s breaks were not).
+        let started = try await world.cli("pomodoro", "--work", "4s", "--short-break", "4s", "--long-break", "4s", "--cycles", "2")
         #expect(started.status == 0, "\(started.stderr)")
         try await world.waitUntil("the music") { try await world.player("PlaybackStatus") == .string("Playing") }
         #expect(try await world.title() == "Focus 1 of 2 · 1 min left")
         #expect(try await world.clock.property("PomodoroPhase") == .string("focus"))
 
-        try await world.waitUntil("the end", timeout: .seconds(30)) {
+        try await world.waitUntil("the end", timeout: .seconds(45)) {
             world.clockSignals("PomodoroPhaseChanged").last?.arguments.first == .string("")
         }
         let phases = world.clockSignals("PomodoroPhaseChanged").compactMap { signal -> String? in
@@ -92,8 +94,8 @@ import TestSupport
         try await world.waitUntil("five notifications") { notifications.notifications.count >= 5 }
         let summaries = notifications.notifications.map(\.summary)
         #expect(summaries == [
-            "Focus 1 of 2", "Focus 1 of 2 done — 2 second break", "Break over — focus 2 of 2",
-            "Focus 2 of 2 done — 2 second break", "Pomodoro done",
+            "Focus 1 of 2", "Focus 1 of 2 done — 4 second break", "Break over — focus 2 of 2",
+            "Focus 2 of 2 done — 4 second break", "Pomodoro done",
         ], "\(summaries)")
         // A bell at each of the four changes, each one audible.
         try await world.waitUntil("the last bell captured") {

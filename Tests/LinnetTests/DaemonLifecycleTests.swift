@@ -38,8 +38,10 @@ import TestSupport
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
         try await world.waitUntil("the resumed position (saved: \(saved))") { try await position(world) > 0 }
         let after = try await position(world)
-        // The engine's position answers have a few tens of milliseconds of granularity.
-        #expect(after >= before - 100_000 && after <= latest + 100_000, "before \(before), latest \(latest), after \(after)")
+        // The engine's answers have some granularity, and a sink running late on a loaded machine
+        // catches up with the clock (its answer then jumps ahead): a second's slack above; none
+        // worth the name below, where a stale save would land.
+        #expect(after >= before - 100_000 && after <= latest + 1_000_000, "before \(before), latest \(latest), after \(after)")
         world.kill()
     }
 
