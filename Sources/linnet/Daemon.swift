@@ -45,24 +45,36 @@ struct Daemon {
             return 69
         }
 
+        let role = InstanceRole(name: options.name, newInstance: options.newInstance)
+        var application: DesktopApplication?
+        if role.kind == .primary {
+            switch await claimSession(connection) {
+            case .claimed(let claimed): application = claimed
+            case .handedOver(let status): return status
+            }
+        }
+        // From here on this process is the only writer of its state folder.
+        let state = claimState(role)
+
         var configuration = PlayerConfiguration(
-            sessionFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("session.json"),
+            sessionFile: URL(fileURLWithPath: state.directory).appendingPathComponent("session.json"),
             playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) })
         configuration.home = directories.home
-        configuration.busName = options.name
+        configuration.busName = role.busSuffix
         configuration.audioOutput = options.audioSink.map { AudioOutput.description($0) } ?? .system
         configuration.repeatMode = options.loop?.mode
         configuration.shuffle = options.shuffle
         configuration.volume = options.volume
         configuration.desktop = options.desktop.behaviour
 
-        let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
+        let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)
         // One bundle of desktop services, shared by the player and the clock features.
-        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: desktop)
+        let (clock, linnetInterface) = try makeClock(
+            controller: controller, connection: connection, services: desktop, stateDirectory: state.directory)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -78,14 +90,16 @@ struct Daemon {
             FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
             clock.shutdown()
             engine.shutdown()
+            application?.close()
             return 69
         }
+        application?.serve(controller)
         do {
             try clock.start()
         } catch {
             logger.error("alarms are unavailable: \(error)")
         }
-        logger.notice("playing as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
 
         let reason = await ending.wait()
         signals?.cancel()
@@ -105,6 +119,14 @@ struct Daemon {
         // The saves on the way out are the last word: one that failed must not look like a
         // clean exit to a service manager or a script.
         let sessionSaved = !SaveOutcomes.lastSaveFailed(configuration.sessionFile.path)
+        if state.scratch {
+            try? FileManager.default.removeItem(atPath: state.directory)
+            _ = rmdir(InstanceRole.scratchParent(directories))
+        }
+        // Released last: a linnet started meanwhile hands over to this one, which refuses, and
+        // claims the name once it is free, by when the session is on disk.
+        state.lock?.release()
+        application?.close()
         guard sessionSaved && alarmsSaved else {
             let lost = [sessionSaved ? nil : "the session", alarmsSaved ? nil : "the alarms"].compactMap { $0 }
             logger.error("the final save failed (\(lost.joined(separator: " and "))); exiting with status 74")
@@ -114,7 +136,7 @@ struct Daemon {
     }
 
     /// The saved session, or fresh items from the command line, the music folder or the demo.
-    private func chooseWhatToPlay(_ configuration: PlayerConfiguration) async throws
+    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool) async throws
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
@@ -129,7 +151,7 @@ struct Daemon {
             }
             return (nil, resolved.items, autoplay)
         }
-        if !options.noResume {
+        if !options.noResume && resume {
             switch StateStore<SavedSession>(fileURL: configuration.sessionFile).load() {
             case .loaded(let session) where !session.queue.entries.isEmpty:
                 logger.info("resuming the saved session")

@@ -61,6 +61,9 @@ struct LinnetClient {
         case .invalidArgs:
             FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
             return ExitCode(64)
+        case LinnetExtension.noSuchAlarm:
+            FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
+            return ExitCode(65)
         default:
             FileHandle.standardError.write(Data("linnet: \(error.message) (\(error.name.rawValue))\n".utf8))
             return ExitCode(1)
