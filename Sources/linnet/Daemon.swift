@@ -102,6 +102,7 @@ struct Daemon {
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
 
         let reason = await ending.wait()
+        application?.close()
         signals?.cancel()
         switch reason {
         case .busLost:
@@ -123,10 +124,10 @@ struct Daemon {
             try? FileManager.default.removeItem(atPath: state.directory)
             _ = rmdir(InstanceRole.scratchParent(directories))
         }
-        // Released last: a linnet started meanwhile hands over to this one, which refuses, and
-        // claims the name once it is free, by when the session is on disk.
-        state.lock?.release()
-        application?.close()
+        // The state lock and io.linnet.Linnet go with the process, after the final save: a
+        // linnet started meanwhile hands over to this one, is refused, and claims the name once
+        // it is free.
+        withExtendedLifetime(state.lock) {}
         guard sessionSaved && alarmsSaved else {
             let lost = [sessionSaved ? nil : "the session", alarmsSaved ? nil : "the alarms"].compactMap { $0 }
             logger.error("the final save failed (\(lost.joined(separator: " and "))); exiting with status 74")

@@ -58,7 +58,7 @@ import TestSupport
         try await world.start(["--no-resume", "--paused", a])
         let root = try await world.proxy(MPRISNames.root).allProperties()
         #expect(root["Identity"] == .string("Linnet"))
-        #expect(root["DesktopEntry"] == .string("linnet"))
+        #expect(root["DesktopEntry"] == .string("io.linnet.Linnet"))
         #expect(root["CanQuit"] == .boolean(true))
         #expect(root["CanRaise"] == .boolean(false))
         #expect(root["HasTrackList"] == .boolean(true))

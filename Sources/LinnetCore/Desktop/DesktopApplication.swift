@@ -79,8 +79,9 @@ public final class DesktopApplication: Sendable {
         }
     }
 
-    /// Refuses further calls and gives up the name. Called after the final save, so a linnet
-    /// started meanwhile hands over to this one (which refuses) rather than racing for the state.
+    /// Refuses further calls (the name goes with the process). Called after the final save,
+    /// so a linnet started meanwhile hands over to this one, is refused, and claims the name
+    /// once it is free, by when the session is on disk.
     public func close() {
         let waiting = phase.withLock { phase -> [@Sendable (PlayerController?) -> Void] in
             defer { phase = .closed }
@@ -88,8 +89,6 @@ public final class DesktopApplication: Sendable {
             return []
         }
         for work in waiting { work(nil) }
-        _ = try? connection.releaseName(Self.busName)
-        connection.unexport(Self.objectPath)
     }
 
     /// Runs `work` with the player: now when serving, later when starting, with nil when closed.
