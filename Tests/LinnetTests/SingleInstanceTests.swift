@@ -180,6 +180,20 @@ import TestSupport
         try await world.waitForScannedQueue()
         #expect(try await world.title() == "Steady")
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
+
+        // dbus/org.freedesktop.Application.xml, caps included, is what linnet serves.
+        let environment = world.environment
+        let introspection = try await offPool {
+            try ExternalTool.run("gdbus", ["introspect", "--xml", "--session", "--dest", Self.applicationName,
+                                           "--object-path", Self.applicationPath], environment: environment)
+        }
+        #expect(introspection.status == 0, "\(introspection.stderr)")
+        let interface = DesktopApplication.interfaceName.rawValue
+        let served = try #require(IntrospectionModel(xml: introspection.stdout).interfaces[interface])
+        let xml = try String(contentsOf: Self.repository.appendingPathComponent("dbus/\(interface).xml"), encoding: .utf8)
+        let declared = try #require(IntrospectionModel(xml: xml).interfaces[interface])
+        #expect(served.members == declared.members)
+        #expect(served.members.contains { $0.contains("in as uris [") && $0.contains("io.linnet.DBus.Limit.MaxElements=4096") }, "\(served.members)")
         world.kill()
     }
 

@@ -40,7 +40,9 @@ public final class StateDirectoryLock: Sendable {
         } catch {
             return .unavailable("\(error)")
         }
-        let descriptor = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Read-only: flock needs no write access, and a file held open for writing would stop
+        // the folder's file system from being remounted read-only under a running linnet.
+        let descriptor = open(directory + "/lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return .unavailable(String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
