@@ -61,20 +61,17 @@ public enum AlarmAction: Sendable, Hashable {
     case save
 }
 
-/// Why an alarm request was refused; the D-Bus layer answers InvalidArgs with it, LimitsExceeded
-/// when ``exceedsLimit``, and an error of its own when ``unknownAlarm``.
+/// Why an alarm request was refused; the D-Bus layer answers InvalidArgs with it, or
+/// LimitsExceeded when ``exceedsLimit``.
 public struct AlarmError: Error, Equatable, CustomStringConvertible {
     /// What was wrong.
     public let description: String
     /// The request was refused for a cap (too many alarms, too much text), not for its meaning.
     public var exceedsLimit = false
-    /// The request named an alarm that does not exist (cancelled, or never set).
-    public var unknownAlarm = false
 
     /// A refusal explained by `description`.
-    public init(description: String, exceedsLimit: Bool = false, unknownAlarm: Bool = false) {
+    public init(description: String, exceedsLimit: Bool = false) {
         self.description = description
         self.exceedsLimit = exceedsLimit
-        self.unknownAlarm = unknownAlarm
     }
 }

@@ -90,7 +90,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// Removes alarm `id`; silences it if it was ringing. Throws for an unknown id.
     public mutating func cancel(_ id: UInt32) throws(AlarmError) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }) else {
-            throw AlarmError(description: "no alarm has id \(id) (see `linnet alarms`)", unknownAlarm: true)
+            throw AlarmError(description: "no alarm has id \(id) (see `linnet alarms`)")
         }
         let removed = alarms.remove(at: index)
         guard removed.phase == .ringing else { return [.save] }

@@ -70,7 +70,8 @@ struct CancelCommand: AsyncParsableCommand {
     @OptionGroup var instance: InstanceOptions
 
     func run() async throws {
-        _ = try await LinnetClient(instance).call("CancelAlarm", [.uint32(id)])
+        // CancelAlarm(u) is refused only for an id no alarm has: not bad usage, its own status.
+        _ = try await LinnetClient(instance).call("CancelAlarm", [.uint32(id)], refusalStatus: 65)
         print("alarm \(id) cancelled")
     }
 }

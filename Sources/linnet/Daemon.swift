@@ -112,11 +112,21 @@ struct Daemon {
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
         }
+        // Each step's time goes to the debug log: a slow exit on someone's desktop says where.
+        let stopping = ContinuousClock.now
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
         let alarmsSaved = clock.finishSavingAlarms()
+        let clockStopped = ContinuousClock.now
         controller.shutdown()
+        let playerStopped = ContinuousClock.now
         await desktop.settle()
         connection.flush()
+        let stopped = ContinuousClock.now
+        logger.debug("""
+            stopped in \(Self.milliseconds(stopped - stopping)): clock and alarms \(Self.milliseconds(clockStopped - stopping)), \
+            player (final save, engine) \(Self.milliseconds(playerStopped - clockStopped)), \
+            desktop (other players, notifications, inhibitor) \(Self.milliseconds(stopped - playerStopped))
+            """)
         // The saves on the way out are the last word: one that failed must not look like a
         // clean exit to a service manager or a script.
         let sessionSaved = !SaveOutcomes.lastSaveFailed(configuration.sessionFile.path)
@@ -176,6 +186,11 @@ struct Daemon {
         logger.info("no music found in \(directories.musicDirectory); playing the demo playlist")
         let demo = try DemoPlaylist(directory: directories.linnetDemo).prepare()
         return (nil, demo.map { PlayableItem(uri: $0) }, autoplay)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 
     private func report(_ rejections: [Rejection]) {

@@ -26,13 +26,6 @@ import Testing
         #expect(berlin.describe(utc("2026-11-24T06:00:00Z"), relativeTo: now) == "2026-11-24 07:00")
     }
 
-    @Test func cancellingAnUnknownAlarmSaysSoDistinctly() throws {
-        var book = AlarmBook()
-        #expect(throws: AlarmError(description: "no alarm has id 99 (see `linnet alarms`)", unknownAlarm: true)) {
-            try book.cancel(99)
-        }
-    }
-
     @Test func aSkippedTimeRingsWhenTheGapEnds() {
         // 2026-03-29 in Berlin: 02:00 CET becomes 03:00 CEST (01:00 UTC); 02:30 does not exist.
         let fire = berlin.nextFire(of: time(2, 30), rule: .once, after: utc("2026-03-28T23:00:00Z"))

@@ -23,7 +23,7 @@ import TestSupport
         } catch {
             refusal = error.name.rawValue
         }
-        #expect(refusal == "io.linnet.Linnet1.Error.NoSuchAlarm")
+        #expect(refusal == "org.freedesktop.DBus.Error.InvalidArgs")
         world.kill()
     }
 
@@ -74,7 +74,10 @@ import TestSupport
         #expect(try await world.waitForExit() == 0)
         try await world.start([])
         #expect(try await world.player("PlaybackStatus") == .string("Paused"))
-        #expect(world.log.contains("on the bus as org.mpris.MediaPlayer2.linnet; control it with: playerctl -p linnet play-pause"))
+        // Logged just after the name is taken.
+        try await world.waitUntil("the start line") {
+            world.log.contains("on the bus as org.mpris.MediaPlayer2.linnet; control it with: playerctl -p linnet play-pause")
+        }
         #expect(!world.log.contains("playing as"))
         world.kill()
     }
@@ -98,7 +101,8 @@ import TestSupport
         world.send(SIGTERM)
         let status = try await world.waitForExit()
         let elapsed = ContinuousClock.now - signalled
-        print("SIGTERM while playing through PulseAudio: exited \(String(describing: status)) after \(elapsed) (polled every 20 ms)")
+        let steps = world.log.split(separator: "\n").first { $0.contains("stopped in") }.map(String.init) ?? "no timing logged"
+        print("SIGTERM while playing through PulseAudio: exited \(String(describing: status)) after \(elapsed) (polled every 20 ms); \(steps)")
         #expect(status == 0, "log:\n\(world.log.suffix(2000))")
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: world.sessionFile)) as? [String: Any]
         let state = saved?["state"] as? [String: Any]

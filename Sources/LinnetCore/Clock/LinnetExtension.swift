@@ -138,8 +138,6 @@ public final class LinnetExtension: Sendable {
 
     /// TogglePomodoro's answer when no Pomodoro runs.
     public static let noPomodoro: ErrorName = "io.linnet.Linnet1.Error.NoPomodoro"
-    /// CancelAlarm's answer for an id no alarm has.
-    public static let noSuchAlarm: ErrorName = "io.linnet.Linnet1.Error.NoSuchAlarm"
 
     static let optionsType = DBusType.dictionary(key: .string, value: .variant)
     /// (id, label, next fire in Unix seconds, next fire as local text, repeat rule, state, sound).
@@ -147,13 +145,12 @@ public final class LinnetExtension: Sendable {
     static let alarmListType = DBusType.array(alarmType)
 }
 
-/// Runs a clock request, answering a refusal with InvalidArgs (LimitsExceeded for a cap,
-/// NoSuchAlarm for an unknown id) and its explanation.
+/// Runs a clock request, answering a refusal with InvalidArgs (LimitsExceeded for a cap) and
+/// its explanation.
 func invalidArgs<T>(_ work: () throws(AlarmError) -> T) throws(DBusError) -> T {
     do {
         return try work()
     } catch {
-        let name: ErrorName = error.exceedsLimit ? .limitsExceeded : error.unknownAlarm ? LinnetExtension.noSuchAlarm : .invalidArgs
-        throw DBusError(name, error.description)
+        throw DBusError(error.exceedsLimit ? .limitsExceeded : .invalidArgs, error.description)
     }
 }
