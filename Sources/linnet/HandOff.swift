@@ -41,8 +41,10 @@ struct HandOff {
                 _ = try await application.call(
                     "Open", [.array(.string, inputs.map { .string(Self.uri(for: $0)) }), .stringVariantDictionary(platformData)],
                     timeout: .seconds(300))
-                let files = inputs.count == 1 ? "1 item" : "\(inputs.count) items"
-                print(enqueue ? "linnet already runs: \(files) appended to its queue" : "linnet already runs: playing \(files) there now")
+                // What was handed over, not what plays: the running linnet resolves the items
+                // and logs any it leaves out (it refused the call if none was playable).
+                let items = inputs.count == 1 ? "1 item" : "\(inputs.count) items"
+                print(enqueue ? "linnet already runs: handed it \(items) to append" : "linnet already runs: handed it \(items) to play now")
             }
             return .finished(0)
         } catch {

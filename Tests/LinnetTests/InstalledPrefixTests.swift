@@ -88,7 +88,7 @@ import TestSupport
         let command = exec.replacingOccurrences(of: "%U", with: "'\(FileURI.uri(forPath: other))'")
         let opened = try await offPool { try ExternalTool.run("/bin/sh", ["-c", command], environment: launcherEnvironment) }
         #expect(opened.status == 0, "\(opened.stderr)")
-        #expect(opened.output == "linnet already runs: playing 1 item there now")
+        #expect(opened.output == "linnet already runs: handed it 1 item to play now")
         try await world.waitUntil("the other song") { try await world.title() == "Other Song" }
         let action = try await offPool {
             try ExternalTool.run("/bin/sh", ["-c", "linnet action play-pause"], environment: launcherEnvironment)

@@ -42,7 +42,7 @@ import TestSupport
             try ExternalTool.run("/bin/sh", ["-c", "cd '\(media)' && exec '\(binary)' b.ogg c.ogg"], environment: environment)
         }
         #expect(handed.status == 0, "\(handed.stderr)")
-        #expect(handed.output == "linnet already runs: playing 2 items there now")
+        #expect(handed.output == "linnet already runs: handed it 2 items to play now")
         try await world.waitUntil("Song B") { try await world.title() == "Song B" }
         #expect(try await world.player("PlaybackStatus") == .string("Playing"))
         #expect(try await trackCount(world) == 2)
@@ -50,6 +50,7 @@ import TestSupport
         // `--enqueue` appends and leaves what plays alone.
         let enqueued = try await world.cli("--enqueue", a)
         #expect(enqueued.status == 0, "\(enqueued.stderr)")
+        #expect(enqueued.output == "linnet already runs: handed it 1 item to append")
         #expect(try await trackCount(world) == 3)
         #expect(try await world.title() == "Song B")
 
@@ -57,6 +58,12 @@ import TestSupport
         let bare = try await world.cli()
         #expect(bare.status == 0, "\(bare.stderr)")
         #expect(bare.output == "linnet already runs: Playing — Song B — Tester", "\(bare.output)")
+
+        // Nothing playable: the running linnet refuses, the launch says why and exits 66.
+        let missing = try await world.cli(world.media.appendingPathComponent("gone.ogg").path)
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("nothing playable") && missing.stderr.contains("no such file or folder"), "\(missing.stderr)")
+        #expect(try await world.title() == "Song B")
 
         // The desktop's own client of org.freedesktop.Application (GLib's gapplication): a card
         // click, a desktop action, "Open With".
