@@ -79,9 +79,9 @@ public final class DesktopApplication: Sendable {
         }
     }
 
-    /// Refuses further calls (the name goes with the process). Called after the final save,
-    /// so a linnet started meanwhile hands over to this one, is refused, and claims the name
-    /// once it is free, by when the session is on disk.
+    /// Refuses further calls, from the moment linnet starts to quit. The name itself goes with
+    /// the process, after the final save: a linnet started meanwhile is refused, and claims the
+    /// name once it is free, by when the session is on disk.
     public func close() {
         let waiting = phase.withLock { phase -> [@Sendable (PlayerController?) -> Void] in
             defer { phase = .closed }
