@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "linnet",
             dependencies: [
-                "LinnetCore", "PlayerCore", "ClockRules", "DBus", "EventLoop", "MPRIS", "Playback",
+                "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DBus", "EventLoop", "MPRIS", "Playback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -12,6 +12,7 @@ packages=(
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
   pulseaudio pulseaudio-utils libpulse-dev
   playerctl
+  desktop-file-utils
 )
 if [[ ${1:-} == --bench ]]; then packages+=(mpv mpv-mpris gcc libc6-dev); fi
 

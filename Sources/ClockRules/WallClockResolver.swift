@@ -102,15 +102,17 @@ public struct WallClockResolver: Sendable {
         ((days % 7 + 7 + 4) % 7) + 1
     }
 
-    /// `HH:MM` of `date` on this wall clock, with the weekday when it is not within a day.
+    /// `HH:MM` of `date` on this wall clock, preceded by its date (`2026-11-26 00:00`) unless
+    /// it falls on the same local day as `now`: a bare `00:00` read late in the evening meant
+    /// tomorrow with nothing to say so.
     public func describe(_ date: Date, relativeTo now: Date) -> String {
         let local = naive(date)
         let day = CivilDay(daysSinceEpoch: Int((local / 86_400).rounded(.down)))
+        let today = CivilDay(daysSinceEpoch: Int((naive(now) / 86_400).rounded(.down)))
         let seconds = Int(local - day.naiveSeconds)
         let time = String(format: "%02d:%02d", seconds / 3600, (seconds % 3600) / 60)
             + (seconds % 60 == 0 ? "" : String(format: ":%02d", seconds % 60))
-        let ahead = date.timeIntervalSince(now)
-        if ahead >= 0 && ahead < 86_400 - 3600 { return time }
+        if day == today { return time }
         return String(format: "%04d-%02d-%02d ", day.year, day.month, day.day) + time
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import DBus
 import Foundation
 import LinnetCore
+import MPRIS
 
 /// `linnet alarm TIME …`
 struct AlarmCommand: AsyncParsableCommand {
@@ -69,7 +70,8 @@ struct CancelCommand: AsyncParsableCommand {
     @OptionGroup var instance: InstanceOptions
 
     func run() async throws {
-        _ = try await LinnetClient(instance).call("CancelAlarm", [.uint32(id)])
+        // CancelAlarm(u) is refused only for an id no alarm has: not bad usage, its own status.
+        _ = try await LinnetClient(instance).call("CancelAlarm", [.uint32(id)], refusalStatus: 65)
         print("alarm \(id) cancelled")
     }
 }
@@ -160,7 +162,7 @@ struct StatusCommand: AsyncParsableCommand {
         let playback = try await client.playerProperty("PlaybackStatus")
         let metadata = try await client.playerProperty("Metadata")
         if case .string(let status) = playback {
-            let title = metadata["xesam:title"].flatMap { if case .string(let t) = $0 { t } else { nil } }
+            let title = try await trackTitle(client, metadata)
             print("player: \(status)" + (title.map { " — \($0)" } ?? ""))
         }
         guard let status = try await client.call("GetStatus").first else { return }
@@ -180,5 +182,17 @@ struct StatusCommand: AsyncParsableCommand {
             print("pomodoro: \(title), \(ClockDuration.clock(remaining)) left\(paused)")
         }
         if case .string(let policy)? = status["focus-policy"] { print("focus policy: \(policy)") }
+    }
+
+    /// The current queue entry's own title. The player's Metadata shows what overlays it (a
+    /// Pomodoro's "Paused — Focus 1 of 2 · 24 min left", a ringing alarm), which the lines below
+    /// report themselves; repeating it put the state word on the line twice.
+    private func trackTitle(_ client: LinnetClient, _ metadata: DBusValue) async throws -> String? {
+        guard case .objectPath(let track)? = metadata["mpris:trackid"], track.rawValue.hasPrefix("/org/linnet/track/") else {
+            return nil
+        }
+        let reply = try await client.call("GetTracksMetadata", [.array(.objectPath, [.objectPath(track)])], interface: MPRISNames.trackList)
+        guard case .array(_, let maps)? = reply.first, case .string(let title)? = maps.first?["xesam:title"] else { return nil }
+        return title
     }
 }

@@ -8,8 +8,8 @@ import Playback
 extension Daemon {
     /// The clock features (alarms, sleep timer, Pomodoro) with their own effects engine, and the
     /// `io.linnet.Linnet1` interface that exposes them. `services` is the daemon's one bundle of
-    /// desktop services, shared with the player.
-    func makeClock(controller: PlayerController, connection: DBusConnection, services: DesktopServices) throws
+    /// desktop services, shared with the player; the alarms are kept in `stateDirectory`.
+    func makeClock(controller: PlayerController, connection: DBusConnection, services: DesktopServices, stateDirectory: String) throws
         -> (ClockService, LinnetExtension)
     {
         let effectsOutput = options.effectsSink.map { AudioOutput.description($0) } ?? .system
@@ -18,7 +18,7 @@ extension Daemon {
         let engine = GStreamerEngine(output: effectsOutput, role: .event, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let effects = EffectsPlayer(engine: engine)
         var configuration = ClockConfiguration(
-            alarmsFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("alarms.json"),
+            alarmsFile: URL(fileURLWithPath: stateDirectory).appendingPathComponent("alarms.json"),
             soundsDirectory: directories.linnetCache + "/sounds")
         configuration.home = directories.home
         configuration.ringLimit = options.ringLimit

@@ -46,24 +46,36 @@ struct Daemon {
             return 69
         }
 
+        let role = InstanceRole(name: options.name, newInstance: options.newInstance)
+        var application: DesktopApplication?
+        if role.kind == .primary {
+            switch await claimSession(connection) {
+            case .claimed(let claimed): application = claimed
+            case .handedOver(let status): return status
+            }
+        }
+        // From here on this process is the only writer of its state folder.
+        let state = claimState(role)
+
         var configuration = PlayerConfiguration(
-            sessionFile: URL(fileURLWithPath: directories.linnetState).appendingPathComponent("session.json"),
+            sessionFile: URL(fileURLWithPath: state.directory).appendingPathComponent("session.json"),
             playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) })
         configuration.home = directories.home
-        configuration.busName = options.name
+        configuration.busName = role.busSuffix
         configuration.audioOutput = options.audioSink.map { AudioOutput.description($0) } ?? .system
         configuration.repeatMode = options.loop?.mode
         configuration.shuffle = options.shuffle
         configuration.volume = options.volume
         configuration.desktop = options.desktop.behaviour
 
-        let (session, items, autoplay) = try await chooseWhatToPlay(configuration)
+        let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)
         // One bundle of desktop services, shared by the player and the clock features.
-        let (clock, linnetInterface) = try makeClock(controller: controller, connection: connection, services: desktop)
+        let (clock, linnetInterface) = try makeClock(
+            controller: controller, connection: connection, services: desktop, stateDirectory: state.directory)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -79,16 +91,19 @@ struct Daemon {
             FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
             clock.shutdown()
             engine.shutdown()
+            application?.close()
             return 69
         }
+        application?.serve(controller)
         do {
             try clock.start()
         } catch {
             logger.error("alarms are unavailable: \(error)")
         }
-        logger.notice("playing as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
 
         let reason = await ending.wait()
+        application?.close()
         signals?.cancel()
         switch reason {
         case .busLost:
@@ -98,14 +113,32 @@ struct Daemon {
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
         }
+        // Each step's time goes to the debug log: a slow exit on someone's desktop says where.
+        let stopping = ContinuousClock.now
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
         let alarmsSaved = clock.finishSavingAlarms()
+        let clockStopped = ContinuousClock.now
         controller.shutdown()
+        let playerStopped = ContinuousClock.now
         await desktop.settle()
         connection.flush()
+        let stopped = ContinuousClock.now
+        logger.debug("""
+            stopped in \(Self.milliseconds(stopped - stopping)): clock and alarms \(Self.milliseconds(clockStopped - stopping)), \
+            player (final save, engine) \(Self.milliseconds(playerStopped - clockStopped)), \
+            desktop (other players, notifications, inhibitor) \(Self.milliseconds(stopped - playerStopped))
+            """)
         // The saves on the way out are the last word: one that failed must not look like a
         // clean exit to a service manager or a script.
         let sessionSaved = !SaveOutcomes.lastSaveFailed(configuration.sessionFile.path)
+        if state.scratch {
+            try? FileManager.default.removeItem(atPath: state.directory)
+            _ = rmdir(InstanceRole.scratchParent(directories))
+        }
+        // The state lock and io.linnet.Linnet go with the process, after the final save: a
+        // linnet started meanwhile hands over to this one, is refused, and claims the name once
+        // it is free.
+        withExtendedLifetime(state.lock) {}
         guard sessionSaved && alarmsSaved else {
             let lost = [sessionSaved ? nil : "the session", alarmsSaved ? nil : "the alarms"].compactMap { $0 }
             logger.error("the final save failed (\(lost.joined(separator: " and "))); exiting with status 74")
@@ -115,7 +148,7 @@ struct Daemon {
     }
 
     /// The saved session, or fresh items from the command line, the music folder or the demo.
-    private func chooseWhatToPlay(_ configuration: PlayerConfiguration) async throws
+    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool) async throws
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
@@ -130,7 +163,7 @@ struct Daemon {
             }
             return (nil, resolved.items, autoplay)
         }
-        if !options.noResume {
+        if !options.noResume && resume {
             switch StateStore<SavedSession>(fileURL: configuration.sessionFile).load() {
             case .loaded(let session) where !session.queue.entries.isEmpty:
                 logger.info("resuming the saved session")
@@ -154,6 +187,11 @@ struct Daemon {
         logger.info("no music found in \(directories.musicDirectory); playing the demo playlist")
         let demo = try DemoPlaylist(directory: directories.linnetDemo).prepare()
         return (nil, demo.map { PlayableItem(uri: $0) }, autoplay)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 
     private func report(_ rejections: [Rejection]) {

@@ -23,19 +23,22 @@ struct Linnet: AsyncParsableCommand {
         abstract: "A background music player for Linux, controlled through MPRIS (playerctl, media keys, desktop panels).",
         discussion: """
             With no arguments linnet resumes the saved session; with no saved session it plays the \
-            music folder, and with no music a short demo playlist it makes itself.
+            music folder, and with no music a short demo playlist it makes itself. While linnet \
+            runs, `linnet FILES` hands them to it (played now; --enqueue appends) and `linnet` \
+            alone says what it plays; --new-instance runs a separate player.
 
             Control it with playerctl (`playerctl -p linnet play-pause`), your desktop's media keys \
             or any MPRIS client. Shell completions: `linnet --generate-completion-script bash|zsh|fish`.
 
-            Exit status: 0 after Quit or SIGTERM/SIGINT, 64 for bad usage, 66 when nothing given \
+            Exit status: 0 after Quit or SIGTERM/SIGINT or once the running linnet has what was \
+            given, 64 for bad usage, 65 when `cancel` names no alarm, 66 when nothing given \
             can be played, 69 when there is no session bus (or it is not this user's), 70 when the \
             session bus goes away, 74 when the final save of the session or alarms failed.
             """,
         version: "0.1.0",
         subcommands: [
             Play.self, AlarmCommand.self, AlarmsCommand.self, CancelCommand.self, SleepCommand.self,
-            PomodoroCommand.self, StatusCommand.self,
+            PomodoroCommand.self, StatusCommand.self, ActionCommand.self,
         ],
         defaultSubcommand: Play.self)
 }

@@ -30,17 +30,20 @@ struct LinnetClient {
     }
 
     /// Calls `member` on io.linnet.Linnet1; a missing linnet or a refusal ends the command with
-    /// a clear message and a non-zero status.
-    func call(_ member: MemberName, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
-        try await call(member, arguments, interface: LinnetExtension.interfaceName)
+    /// a clear message and a non-zero status: `refusalStatus` for InvalidArgs (64, bad usage,
+    /// unless the call can only be refused for one reason that deserves its own).
+    func call(_ member: MemberName, _ arguments: [DBusValue] = [], refusalStatus: Int32 = 64) async throws -> [DBusValue] {
+        try await call(member, arguments, interface: LinnetExtension.interfaceName, refusalStatus: refusalStatus)
     }
 
-    func call(_ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName) async throws -> [DBusValue] {
+    func call(
+        _ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName, refusalStatus: Int32 = 64
+    ) async throws -> [DBusValue] {
         let proxy = DBusProxy(connection: connection, destination: destination, path: MPRISNames.objectPath, interface: interface)
         do {
             return try await proxy.call(member, arguments, timeout: .seconds(10))
         } catch {
-            throw explain(error)
+            throw explain(error, refusalStatus: refusalStatus)
         }
     }
 
@@ -50,17 +53,17 @@ struct LinnetClient {
         do {
             return try await proxy.property(name)
         } catch {
-            throw explain(error)
+            throw explain(error, refusalStatus: 64)
         }
     }
 
-    private func explain(_ error: DBusError) -> any Error {
+    private func explain(_ error: DBusError, refusalStatus: Int32) -> any Error {
         switch error.name {
         case .serviceUnknown, .nameHasNoOwner:
             Self.fail("linnet is not running (nothing owns \(destination.rawValue) on the session bus); start it with `linnet`")
         case .invalidArgs:
             FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
-            return ExitCode(64)
+            return ExitCode(refusalStatus)
         default:
             FileHandle.standardError.write(Data("linnet: \(error.message) (\(error.name.rawValue))\n".utf8))
             return ExitCode(1)

@@ -12,8 +12,16 @@ struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the player in the foreground and play files, folders, playlists or http(s) URIs.")
 
-    @Option(help: "Bus name suffix: the player appears as org.mpris.MediaPlayer2.<name>.")
-    var name = "linnet"
+    @Option(help: ArgumentHelp(
+        "Run a linnet of its own under org.mpris.MediaPlayer2.<name>, with its own saved session and alarms (the default, linnet, is the session's one linnet).",
+        valueName: "name"))
+    var name = InstanceRole.defaultName
+
+    @Flag(name: .customLong("new-instance"), help: "Run a separate linnet (org.mpris.MediaPlayer2.<name>.instance<pid>) even if one runs; its session is scratch, gone when it ends.")
+    var newInstance = false
+
+    @Flag(help: "When linnet already runs, add the files to the end of its queue instead of playing them now.")
+    var enqueue = false
 
     @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
         "A GStreamer sink or bin for the audio, e.g. 'fakesink sync=true' or a WAV capture bin.",
@@ -61,6 +69,9 @@ struct Play: AsyncParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
+        guard BusName(rawValue: "org.mpris.MediaPlayer2." + name) != nil else {
+            throw ValidationError("--name \"\(name)\" does not make a bus name (letters, digits, _ and -, in dot-separated parts not starting with a digit)")
+        }
         if let volume, !(volume.isFinite && volume >= 0) {
             throw ValidationError("--volume must be a number of 0 or more")
         }

@@ -15,6 +15,17 @@ import Testing
 
     func time(_ hour: Int, _ minute: Int) -> WallClockTime { WallClockTime(hour: hour, minute: minute)! }
 
+    /// Issue 17: a one-off alarm for tomorrow's 00:00, listed at 22:00, read as a bare `00:00`.
+    @Test func alarmTimesCarryTheirDateUnlessTheyAreToday() {
+        // 22:00 in Berlin on 25 November (21:00 UTC).
+        let now = utc("2026-11-25T21:00:00Z")
+        #expect(berlin.describe(utc("2026-11-25T22:30:00Z"), relativeTo: now) == "23:30")
+        #expect(berlin.describe(utc("2026-11-25T23:00:00Z"), relativeTo: now) == "2026-11-26 00:00")
+        #expect(berlin.describe(utc("2026-11-26T06:00:00Z"), relativeTo: now) == "2026-11-26 07:00")
+        #expect(berlin.describe(utc("2026-11-25T05:00:00Z"), relativeTo: now) == "06:00", "earlier today: a missed alarm")
+        #expect(berlin.describe(utc("2026-11-24T06:00:00Z"), relativeTo: now) == "2026-11-24 07:00")
+    }
+
     @Test func aSkippedTimeRingsWhenTheGapEnds() {
         // 2026-03-29 in Berlin: 02:00 CET becomes 03:00 CEST (01:00 UTC); 02:30 does not exist.
         let fire = berlin.nextFire(of: time(2, 30), rule: .once, after: utc("2026-03-28T23:00:00Z"))

@@ -34,7 +34,7 @@ import TestSupport
             let calls = server.notifications
             try #require(calls.count == 3)
             #expect(calls.map(\.summary) == ["Alpha", "Beta", "Wake up"])
-            #expect(calls.allSatisfy { $0.appName == "Linnet" && $0.hints["desktop-entry"] == .string("linnet") })
+            #expect(calls.allSatisfy { $0.appName == "Linnet" && $0.hints["desktop-entry"] == .string("io.linnet.Linnet") })
             #expect(calls[0].replacesID == 0)
             #expect(calls[1].replacesID == calls[0].id && calls[1].id == calls[0].id)
             // Another slot is another bubble.

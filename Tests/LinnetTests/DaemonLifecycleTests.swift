@@ -67,7 +67,7 @@ import TestSupport
         try await world.start(["--no-resume", "--paused", a])
         let root = try await world.proxy(MPRISNames.root).allProperties()
         #expect(root["Identity"] == .string("Linnet"))
-        #expect(root["DesktopEntry"] == .string("linnet"))
+        #expect(root["DesktopEntry"] == .string("io.linnet.Linnet"))
         #expect(root["CanQuit"] == .boolean(true))
         #expect(root["CanRaise"] == .boolean(false))
         #expect(root["HasTrackList"] == .boolean(true))
@@ -104,11 +104,18 @@ import TestSupport
         let result = try await offPool { try ExternalTool.run(binary, ["--help"]) }
         #expect(result.status == 0)
         #expect(result.stdout.contains("play (default)"))
-        for option in ["--name", "--audio-sink", "--loop", "--shuffle", "--volume", "--no-resume", "--paused", "--log-level"] {
+        for option in [
+            "--name", "--new-instance", "--enqueue", "--audio-sink", "--loop", "--shuffle", "--volume", "--no-resume", "--paused", "--log-level",
+        ] {
             #expect(result.stdout.contains(option), "\(option) missing from --help")
         }
         let bad = try await offPool { try ExternalTool.run(binary, ["--loop", "sometimes"]) }
         #expect(bad.status == 64)
+        // --name becomes a bus name and a state folder's name: only what a bus name allows.
+        for name in ["../up", "a/b", "9lives", ""] {
+            let refused = try await offPool { try ExternalTool.run(binary, ["--name", name]) }
+            #expect(refused.status == 64, "--name \(name)")
+        }
     }
 
     @Test func playsTheMusicFolderWhenNothingIsSaved() async throws {

@@ -38,11 +38,23 @@ final class LinnetWorld: @unchecked Sendable {
     }
 
     /// A world on a private bus started from `busConfiguration` (a fixture under Tests/Fixtures).
-    init(busConfiguration: String = "session.conf") throws {
-        bus = try PrivateBus(configuration: busConfiguration)
+    /// With `activating`, the bus also starts the services described in that folder (D-Bus
+    /// activation), in this world's home and XDG folders plus `busEnvironment`.
+    init(busConfiguration: String = "session.conf", activating services: URL? = nil, busEnvironment: [String: String] = [:]) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("linnet-test-\(UUID().uuidString)")
         media = home.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        if let services {
+            let config = try String(contentsOfFile: Fixtures.path(busConfiguration), encoding: .utf8)
+                .replacingOccurrences(of: "</busconfig>", with: "  <servicedir>\(services.path)</servicedir>\n</busconfig>")
+            let configURL = home.appendingPathComponent("activation.conf")
+            try config.write(to: configURL, atomically: true, encoding: .utf8)
+            // The bus daemon sets the bus address for what it starts.
+            let inherited = Self.folders(home: home).merging(busEnvironment) { $1 }
+            bus = try PrivateBus(configuration: configURL.path, environment: inherited)
+        } else {
+            bus = try PrivateBus(configuration: busConfiguration)
+        }
         logFile = home.appendingPathComponent("linnet.log")
         client = try DBusConnection(address: bus.address, loop: clientLoop)
         let signals = self.signals
@@ -59,8 +71,12 @@ final class LinnetWorld: @unchecked Sendable {
     /// The environment linnet runs in: this world's bus, home and XDG folders, then
     /// ``extraEnvironment`` (e.g. an XDG folder a test breaks on purpose).
     var environment: [String: String] {
+        Self.folders(home: home).merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }.merging(extraEnvironment) { $1 }
+    }
+
+    /// The home and XDG folders under `home`, and no system bus.
+    private static func folders(home: URL) -> [String: String] {
         [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address,
             "HOME": home.path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path,
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
@@ -68,7 +84,7 @@ final class LinnetWorld: @unchecked Sendable {
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             // No system bus unless a test provides one: linnet must not take a real logind lock.
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home.path)/no-system-bus",
-        ].merging(extraEnvironment) { $1 }
+        ]
     }
 
     /// The saved session file.

@@ -46,5 +46,6 @@ struct SessionFileSnapshot: Equatable {
 /// save left, or files set aside as unusable.
 func strayStateFiles(in directory: URL) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0 != "session.json" }.sorted()
+    // `lock` is the state folder's lock (StateDirectoryLock), held open for linnet's life.
+    return names.filter { $0 != "session.json" && $0 != "lock" }.sorted()
 }

@@ -14,13 +14,17 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// Starts a daemon with `configuration` (a fixture name or an absolute path), through
     /// `launcher` (a program and arguments that exec the daemon, e.g. as another user) if given.
-    public init(configuration: String = "session.conf", launcher: [String] = []) throws {
+    /// `environment` is added to the daemon's, which is what services it activates inherit.
+    public init(configuration: String = "session.conf", launcher: [String] = [], environment: [String: String] = [:]) throws {
         let configPath = configuration.hasPrefix("/") ? configuration : Fixtures.path(configuration)
         process = Process()
         let daemon = ["/usr/bin/dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"]
         let command = launcher + daemon
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

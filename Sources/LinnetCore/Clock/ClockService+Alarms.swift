@@ -148,7 +148,7 @@ extension ClockService {
     }
 
     private func reportMissed(_ alarm: Alarm, due: Date) {
-        let when = resolver.describe(due, relativeTo: Date().addingTimeInterval(-86_400))
+        let when = resolver.describe(due, relativeTo: Date())
         logger.warning("missed alarm \(alarm.id) \"\(alarm.label)\" due at \(when) (linnet was not running or the machine was asleep)")
         services.notifier.show(
             DesktopNotification(summary: "Missed alarm: \(alarm.label)",

@@ -37,7 +37,7 @@ public final class DesktopNotifier: DesktopNotifying {
 
     /// A notifier on `connection` (the session bus) naming itself `appName` and its desktop entry
     /// `desktopEntry`; each call waits at most `timeout` for the server.
-    public init(connection: DBusConnection, appName: String = "Linnet", desktopEntry: String = "linnet",
+    public init(connection: DBusConnection, appName: String = "Linnet", desktopEntry: String = DesktopApplication.busName.rawValue,
                 timeout: Duration = .seconds(2), logger: Logger) {
         self.connection = connection
         self.appName = appName

@@ -1,4 +1,5 @@
 import DBus
+import Foundation
 import Logging
 
 /// The focus coordinator's state and decisions, one command at a time. Only `run` drives it, so
@@ -20,9 +21,12 @@ actor FocusWorker {
         var description: String {
             switch self {
             case .paused: "paused"
-            case .ducked(let original, let applied): "ducked from \(original) to \(applied)"
+            case .ducked(let original, let applied): "ducked from \(Self.level(original)) to \(Self.level(applied))"
             }
         }
+
+        /// A volume as people read it: 0.16, not the 0.16000000000000003 the product gives.
+        static func level(_ volume: Double) -> String { String(format: "%.3g", volume) }
     }
 
     /// linnet gave way to `player`; it resumes if that player stops before the window ends.

@@ -53,7 +53,7 @@ public final class PlayerController: Sendable {
     }
 
     private static func initialMPRISState(_ configuration: PlayerConfiguration) -> MPRISState {
-        var state = MPRISState(identity: "Linnet", desktopEntry: "linnet")
+        var state = MPRISState(identity: "Linnet", desktopEntry: DesktopApplication.busName.rawValue)
         state.root.canQuit = true
         state.root.canRaise = false
         state.root.supportedURISchemes = SupportedMedia.uriSchemes
