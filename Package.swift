@@ -54,6 +54,12 @@ let package = Package(
         .target(name: "ClockRules", swiftSettings: strictSettings),
         // Playlist (M3U, PLS, XSPF) and LRC parsing, file-URI and path rules, bounded file reads.
         .target(name: "LibraryFormats", swiftSettings: strictSettings),
+        // linnet's dealings with the rest of the desktop over D-Bus: other players' audio focus,
+        // notifications, the suspend inhibitor.
+        .target(
+            name: "DesktopClients",
+            dependencies: ["DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // For anyone extending the player: a harness that feeds the machine and reads its effects,
         // and a scripted engine that stands in for GStreamer under the real owner.
         .target(name: "PlayerTestKit", dependencies: ["PlayerCore", "Playback"], swiftSettings: strictSettings),
@@ -62,14 +68,15 @@ let package = Package(
         .target(
             name: "LinnetCore",
             dependencies: [
-                "PlayerCore", "ClockRules", "LibraryFormats", "MPRIS", "Playback", "DBus", "EventLoop",
+                "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS", "Playback", "DBus", "EventLoop",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "linnet",
             dependencies: [
-                "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DBus", "EventLoop", "MPRIS", "Playback",
+                "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
+                "Playback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -91,7 +98,8 @@ let package = Package(
         .testTarget(
             name: "LinnetCoreTests",
             dependencies: [
-                "LinnetCore", "PlayerCore", "PlayerTestKit", "ClockRules", "LibraryFormats", "MPRIS", "Playback", "DBus",
+                "LinnetCore", "PlayerCore", "PlayerTestKit", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS",
+                "Playback", "DBus",
                 "EventLoop", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -99,7 +107,8 @@ let package = Package(
         .testTarget(
             name: "LinnetTests",
             dependencies: [
-                "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "Playback",
+                "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients",
+                "Playback",
                 "TestSupport", "linnet",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+import DesktopClients
 import ClockRules
 import DBus
 import Foundation

@@ -1,3 +1,4 @@
+import DesktopClients
 import ArgumentParser
 import LinnetCore
 

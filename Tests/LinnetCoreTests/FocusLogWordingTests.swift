@@ -1,3 +1,4 @@
+@testable import DesktopClients
 @testable import LinnetCore
 import Testing
 

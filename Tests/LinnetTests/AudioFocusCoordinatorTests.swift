@@ -1,3 +1,4 @@
+@testable import DesktopClients
 import DBus
 import Foundation
 import LinnetCore

@@ -1,3 +1,4 @@
+@testable import DesktopClients
 @testable import ClockRules
 import DBus
 import Foundation

@@ -1,3 +1,4 @@
+import DesktopClients
 public import ClockRules
 import EventLoop
 import Foundation

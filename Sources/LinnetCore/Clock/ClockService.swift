@@ -1,3 +1,4 @@
+public import DesktopClients
 public import ClockRules
 public import EventLoop
 public import Foundation

@@ -1,3 +1,4 @@
+public import DesktopClients
 import ClockRules
 public import DBus
 import Foundation

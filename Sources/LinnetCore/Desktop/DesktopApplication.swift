@@ -1,3 +1,4 @@
+import DesktopClients
 public import DBus
 import LibraryFormats
 import Logging
@@ -14,7 +15,7 @@ import Synchronization
 /// (``serve(_:)``), in order; calls after ``close()`` are refused.
 public final class DesktopApplication: Sendable {
     /// The application id: the desktop file's name and the well-known bus name.
-    public static let busName: BusName = "io.linnet.Linnet"
+    public static let busName = BusName(rawValue: DesktopIdentity.applicationID)!
     /// The object the spec derives from the bus name.
     public static let objectPath: ObjectPath = "/io/linnet/Linnet"
     /// The interface name.

@@ -1,3 +1,4 @@
+public import DesktopClients
 public import Foundation
 public import Playback
 public import PlayerCore

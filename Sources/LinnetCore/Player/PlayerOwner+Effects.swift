@@ -1,3 +1,4 @@
+import DesktopClients
 import LibraryFormats
 import Logging
 import MPRIS

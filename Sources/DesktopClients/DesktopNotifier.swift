@@ -10,12 +10,12 @@ import Synchronization
 /// `actions` capability (asked once, then cached). With no server on the bus every request is
 /// logged and dropped.
 public final class DesktopNotifier: DesktopNotifying {
-    struct Slot {
+    public struct Slot {
         var id: UInt32 = 0
         var onAction: (@Sendable (String) -> Void)?
     }
 
-    struct State {
+    public struct State {
         var slots: [String: Slot] = [:]
         var capabilities: Set<String>?
         var subscriptions: [DBusSubscription] = []
@@ -23,9 +23,9 @@ public final class DesktopNotifier: DesktopNotifying {
         var tail: Task<Void, Never>?
     }
 
-    static let service: BusName = "org.freedesktop.Notifications"
-    static let path: ObjectPath = "/org/freedesktop/Notifications"
-    static let interface: InterfaceName = "org.freedesktop.Notifications"
+    public static let service: BusName = "org.freedesktop.Notifications"
+    public static let path: ObjectPath = "/org/freedesktop/Notifications"
+    public static let interface: InterfaceName = "org.freedesktop.Notifications"
 
     private let connection: DBusConnection
     private let appName: String
@@ -37,7 +37,7 @@ public final class DesktopNotifier: DesktopNotifying {
 
     /// A notifier on `connection` (the session bus) naming itself `appName` and its desktop entry
     /// `desktopEntry`; each call waits at most `timeout` for the server.
-    public init(connection: DBusConnection, appName: String = "Linnet", desktopEntry: String = DesktopApplication.busName.rawValue,
+    public init(connection: DBusConnection, appName: String = "Linnet", desktopEntry: String = DesktopIdentity.applicationID,
                 timeout: Duration = .seconds(2), logger: Logger) {
         self.connection = connection
         self.appName = appName

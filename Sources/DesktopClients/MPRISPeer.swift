@@ -1,18 +1,18 @@
-import DBus
+public import DBus
 
 /// Another MPRIS player on the bus, seen from outside: the few calls the focus coordinator
 /// makes, each bounded by a timeout.
-struct MPRISPeer: Sendable {
-    static let namePrefix = "org.mpris.MediaPlayer2."
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
+public struct MPRISPeer: Sendable {
+    public static let namePrefix = "org.mpris.MediaPlayer2."
+    public static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    public static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
 
-    let connection: DBusConnection
-    let name: BusName
-    let timeout: Duration
+    public let connection: DBusConnection
+    public let name: BusName
+    public let timeout: Duration
 
     /// The string-keyed entries of an `a{sv}` (PropertiesChanged, GetAll), unwrapped.
-    static func properties(in value: DBusValue) -> [String: DBusValue] {
+    public static func properties(in value: DBusValue) -> [String: DBusValue] {
         guard case .dictionary(.string, _, let entries) = value else { return [:] }
         var result: [String: DBusValue] = [:]
         for entry in entries {
@@ -21,19 +21,19 @@ struct MPRISPeer: Sendable {
         return result
     }
 
-    func call(_ member: MemberName) async throws(DBusError) {
+    public func call(_ member: MemberName) async throws(DBusError) {
         _ = try await connection.call(
             destination: name, path: Self.path, interface: Self.playerInterface, member: member, timeout: timeout)
     }
 
-    func allProperties() async throws(DBusError) -> [String: DBusValue] {
+    public func allProperties() async throws(DBusError) -> [String: DBusValue] {
         let reply = try await connection.call(
             destination: name, path: Self.path, interface: .properties, member: "GetAll",
             arguments: [.string(Self.playerInterface.rawValue)], timeout: timeout)
         return Self.properties(in: reply.first ?? .array(.string, []))
     }
 
-    func volume() async throws(DBusError) -> Double {
+    public func volume() async throws(DBusError) -> Double {
         let reply = try await connection.call(
             destination: name, path: Self.path, interface: .properties, member: "Get",
             arguments: [.string(Self.playerInterface.rawValue), .string("Volume")], timeout: timeout)
@@ -43,7 +43,7 @@ struct MPRISPeer: Sendable {
         return volume
     }
 
-    func setVolume(_ volume: Double) async throws(DBusError) {
+    public func setVolume(_ volume: Double) async throws(DBusError) {
         _ = try await connection.call(
             destination: name, path: Self.path, interface: .properties, member: "Set",
             arguments: [.string(Self.playerInterface.rawValue), .string("Volume"), .variant(.double(volume))],

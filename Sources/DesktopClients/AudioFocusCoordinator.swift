@@ -129,7 +129,7 @@ private final class InterruptionRelay: Sendable {
 }
 
 /// What the worker handles, in order.
-enum FocusCommand: Sendable {
+public enum FocusCommand: Sendable {
     case acquire(FocusPurpose, FocusEffect)
     case release(FocusPurpose)
     case discover

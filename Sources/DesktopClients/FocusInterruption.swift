@@ -17,15 +17,15 @@ public protocol AudioFocusInterrupting: AudioFocusing {
 }
 
 /// What holding focus does to the other players that are playing.
-enum FocusEffect: Int, Comparable, Sendable {
+public enum FocusEffect: Int, Comparable, Sendable {
     case none = 0
     case duck = 1
     case pause = 2
 
-    static func < (lhs: FocusEffect, rhs: FocusEffect) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: FocusEffect, rhs: FocusEffect) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Music follows the policy; alarms always stand out: ducking under `duck`, pausing otherwise.
-    init(purpose: FocusPurpose, policy: FocusPolicy) {
+    public init(purpose: FocusPurpose, policy: FocusPolicy) {
         switch (purpose, policy) {
         case (.music, .mix): self = .none
         case (_, .duck): self = .duck

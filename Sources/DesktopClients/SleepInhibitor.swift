@@ -10,14 +10,14 @@ import Synchronization
 /// does not flap it. With neither service available it logs once and carries on.
 public final class SleepInhibitor: SleepInhibiting {
     /// What is being held, and how to let it go.
-    enum Handle: Sendable {
+    public enum Handle: Sendable {
         case portal(ObjectPath)
         case logind(UnixFileDescriptor)
         /// Nothing could be taken; nothing to give back.
         case unavailable
     }
 
-    struct State {
+    public struct State {
         var reasons: [String: String] = [:]
         /// Reasons are gone but the inhibitor is kept until this task ends.
         var lingering: Task<Void, Never>?
