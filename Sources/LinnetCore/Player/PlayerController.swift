@@ -87,11 +87,10 @@ public final class PlayerController: Sendable {
 
     /// Saves the session, gives back what is held, leaves the bus and stops the engine.
     public func shutdown() {
-        let session = owner.loop.sync {
+        owner.loop.sync {
             owner.value.send(.shutdown)
-            return owner.value.savedSession()
+            owner.value.saver.saveNow(owner.value.savedSession())
         }
-        owner.loop.sync { owner.value.saver.saveNow(session) }
         server.stop()
         engine.shutdown()
         scanner.shutdown()
