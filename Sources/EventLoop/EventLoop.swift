@@ -66,7 +66,8 @@ public final class EventLoop: @unchecked Sendable {
         g_main_context_wakeup(context)
     }
 
-    /// Ends the loop thread after the work already queued. The shared loop is never stopped.
+    /// Ends the loop thread after the work already queued. The shared loop is stopped only by a
+    /// process that is about to exit (the daemon, once everything is saved).
     public func stop() {
         g_main_loop_quit(mainLoop)
         g_main_context_wakeup(context)

@@ -140,6 +140,10 @@ struct Daemon {
         // linnet started meanwhile hands over to this one, is refused, and claims the name once
         // it is free.
         withExtendedLifetime(state.lock) {}
+        // Everything is saved and given back: the loop thread ends here, so no D-Bus or timer
+        // work runs on it while the process exits under it (a SIGSEGV in pthread_mutex_lock on
+        // that thread was seen at exit, rarely, right after Quit).
+        EventLoop.shared.stop()
         guard sessionSaved && alarmsSaved else {
             let lost = [sessionSaved ? nil : "the session", alarmsSaved ? nil : "the alarms"].compactMap { $0 }
             logger.error("the final save failed (\(lost.joined(separator: " and "))); exiting with status 74")

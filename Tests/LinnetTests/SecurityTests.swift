@@ -52,8 +52,8 @@ import TestSupport
     /// only calls out and never exports an object or owns a name there; and the check that
     /// refuses to serve when the session address names the system bus (it reads the address).
     private static let systemBusClients: Set<String> = [
-        "Sources/LinnetCore/Desktop/DesktopSettings.swift", "Sources/LinnetCore/Desktop/SleepInhibitor.swift",
-        "Sources/LinnetCore/Desktop/DesktopServices+Live.swift", "Sources/linnet/SessionBusCheck.swift",
+        "Sources/DesktopClients/DesktopSettings.swift", "Sources/DesktopClients/SleepInhibitor.swift",
+        "Sources/DesktopClients/DesktopServices+Live.swift", "Sources/linnet/SessionBusCheck.swift",
     ]
 
     @Test func theSystemBusIsOnlyAskedForAnInhibitorAndNothingSystemWideIsInstalled() throws {
