@@ -54,18 +54,20 @@ extension DesktopIntegrationTests {
             world.kill()
         }
 
+        /// The user's mixer moves linnet off headphones that still exist onto speakers: a choice,
+        /// so it plays on (only a vanished sink or the same sink's port leaving the headphones pauses).
         @Test(.enabled(if: SoundServer.isInstalled))
-        func movingTheStreamFromHeadphonesToSpeakersPauses() async throws {
+        func movingTheStreamFromHeadphonesToSpeakersThatExistPlaysOn() async throws {
             let world = try LinnetWorld()
             let (server, stream) = try await Self.playing(
                 world, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones")
             defer { server.stop() }
             try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
 
-            // Both sinks still exist: the headphones were not lost, but listening is no longer private.
             try await offPool { try server.move(input: stream.index, to: "speakers") }
-            try await world.waitUntil("Paused off the headphones") { try await Self.status(world) == .string("Paused") }
-            #expect(world.log.contains("the audio output left the headphones for speakers"))
+            try await world.waitUntil("linnet to notice the move") { world.log.contains("the audio output was moved to speakers") }
+            #expect(try await Self.status(world) == .string("Playing"))
+            #expect(!world.log.contains("paused: the audio output went away"))
             #expect(try await offPool { try server.sinkIndex("phones") } != nil)
             world.kill()
         }
@@ -122,6 +124,28 @@ extension DesktopIntegrationTests {
                 try await Self.status(world) == .string("Paused")
             }
             #expect(world.log.contains("the audio output went away; the sound server moved it to speakers"))
+            world.kill()
+        }
+
+        /// The headphones go away while an alarm rings (the music paused under it): after the
+        /// alarm is stopped the music stays paused instead of coming back on the speakers.
+        @Test(.enabled(if: SoundServer.isInstalled), .timeLimit(.minutes(2)))
+        func losingTheHeadphonesDuringAnAlarmLeavesTheMusicPausedAfterIt() async throws {
+            let world = try LinnetWorld()
+            let (server, _) = try await Self.playing(
+                world, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones", world.effectsArguments)
+            defer { server.stop() }
+            try await world.waitUntil("linnet to know its output") { world.log.contains("the audio output is phones") }
+            #expect(try await world.cli("alarm", "+1s", "--label", "Wake").status == 0)
+            try await world.waitUntil("the alarm ringing") { world.clockSignals("AlarmRinging").count == 1 }
+
+            try await offPool { try server.removeSink("phones") }
+            try await world.waitUntil("linnet to see the headphones go") {
+                world.log.contains("the audio output went away: the music stays paused")
+            }
+            try await world.playerctl("stop")
+            try await world.waitUntil("the alarm dismissed") { try await world.title() == "Long" }
+            #expect(try await Self.status(world) == .string("Paused"))
             world.kill()
         }
 

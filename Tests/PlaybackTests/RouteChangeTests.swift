@@ -102,17 +102,15 @@ import Testing
         }
     }
 
-    @Test func leavingHeadphonesThatStillExistForSpeakersEndsPrivateListening() {
-        let change = RouteChange.classify(from: Self.bluetoothHeadset, to: Self.laptop(Self.speakers), oldSinkStillExists: true)
-        #expect(change == .privateListeningEnded)
-        #expect(change.lostRoute)
-    }
-
-    @Test func aUserMoveThatKeepsOrGainsPrivacyIsAMove() {
+    /// The README's rule: a mixer move to an output that still exists is the user's choice,
+    /// headphones to speakers included; only the same sink's port leaving the headphones pauses.
+    @Test func aMoveToAnotherExistingOutputIsAMoveEvenOffTheHeadphones() {
         let cases: [(OutputRoute, OutputRoute)] = [
             (Self.nullSpeakers, Self.laptop(Self.speakers)),
             (Self.laptop(Self.speakers), Self.bluetoothHeadset),
             (Self.bluetoothHeadset, Self.usbHeadset),
+            (Self.bluetoothHeadset, Self.laptop(Self.speakers)),
+            (Self.laptop(Self.jack), Self.nullSpeakers),
         ]
         for (old, new) in cases {
             let change = RouteChange.classify(from: old, to: new, oldSinkStillExists: true)

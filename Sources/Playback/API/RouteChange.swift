@@ -1,5 +1,8 @@
-/// How the route of a stream changed, judged the way a phone judges it: losing the headphones
-/// or the device is a reason to pause; the user choosing another existing output is not.
+/// How the route of a stream changed, judged the way a phone judges it. The rule, stated once:
+/// the output vanishing, or the same sink's port going from headphones to speakers (an unplug),
+/// is a reason to pause; the stream moving to another output that still exists (the user's
+/// mixer, or a policy following a new default device) is a choice, and plays on — even from
+/// headphones to speakers.
 public enum RouteChange: Sendable, Hashable {
     /// The first route known for the stream.
     case initial
@@ -8,14 +11,13 @@ public enum RouteChange: Sendable, Hashable {
     /// The sink the stream played to went away (a Bluetooth or USB device, an unloaded sink);
     /// the server moved the stream to another one.
     case sinkVanished
-    /// Listening stopped being private: the sink's active port changed from headphones to
-    /// speakers (headphones unplugged), or the stream left a headphone device for a non-private
-    /// one while the headphones still exist.
+    /// Listening stopped being private on the same sink: its active port changed from
+    /// headphones to speakers, or the headphone jack reported nothing plugged in.
     case privateListeningEnded
     /// Listening became private: headphones plugged in on the same sink.
     case privateListeningStarted
-    /// The stream moved to another sink while the old one still exists, and listening did not
-    /// stop being private: the user (or a policy, following a new default device) chose it.
+    /// The stream moved to another sink while the old one still exists: the user (or a policy,
+    /// following a new default device) chose it, whether or not the new one is private.
     case moved
 
     /// Classifies the step from `old` (nil when the stream's route was not known yet) to `new`.
@@ -23,14 +25,12 @@ public enum RouteChange: Sendable, Hashable {
     /// `new` (it answers in order, so a sink that was unloaded is gone by then).
     public static func classify(from old: OutputRoute?, to new: OutputRoute, oldSinkStillExists: Bool) -> RouteChange {
         guard let old else { return .initial }
-        let lostPrivacy = old.isPrivateListening && !new.isPrivateListening
-        if old.sinkIndex == new.sinkIndex {
-            if lostPrivacy { return .privateListeningEnded }
-            if !old.isPrivateListening && new.isPrivateListening { return .privateListeningStarted }
-            return .unchanged
+        guard old.sinkIndex == new.sinkIndex else { return oldSinkStillExists ? .moved : .sinkVanished }
+        switch (old.isPrivateListening, new.isPrivateListening) {
+        case (true, false): return .privateListeningEnded
+        case (false, true): return .privateListeningStarted
+        default: return .unchanged
         }
-        if !oldSinkStillExists { return .sinkVanished }
-        return lostPrivacy ? .privateListeningEnded : .moved
     }
 
     /// Whether the output the listener relied on is gone: what a player pauses on (like iOS's

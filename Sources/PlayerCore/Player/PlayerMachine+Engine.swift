@@ -26,12 +26,8 @@ extension PlayerMachine {
             self.muted = muted
             publish()
         case .routeChanged(let lostRoute):
-            guard lostRoute, settings.pausesWhenRouteLost, transport == .playing else { return }
-            transport = .paused
-            pausedBySoundServer = false
-            emit(.engine(.pause))
-            emit(.log(.info, "paused: the audio output went away"))
-            publish(position: .engineNow)
+            guard lostRoute, settings.pausesWhenRouteLost else { return }
+            routeLost()
         case .seekCompleted:
             seekInFlight = nil
         }
@@ -145,6 +141,26 @@ extension PlayerMachine {
             // Not withdrawn yet by markFailed (it was already known to be broken).
             queuedNextID = nil
             emit(.engine(.setNext(nil)))
+        }
+    }
+
+    /// The output the listener relied on went away (see `RouteChange` for when that is). Music
+    /// playing pauses; music paused only for a while — an alarm ringing, a call, another player
+    /// given way to — stays paused when that ends, as it would now sound somewhere else.
+    private mutating func routeLost() {
+        let awaitedResume = musicAwaitsAlarmEnd || pausedBySoundServer || pausedForFocus
+        musicAwaitsAlarmEnd = false
+        pausedBySoundServer = false
+        pausedForFocus = false
+        if transport == .playing {
+            transport = .paused
+            emit(.engine(.pause))
+            emit(.log(.info, "paused: the audio output went away"))
+            publish(position: .engineNow)
+        } else if awaitedResume {
+            emit(.log(.info, "the audio output went away: the music stays paused"))
+            // A call no longer holds focus: players linnet paused for it get theirs back.
+            publish()
         }
     }
 
