@@ -20,8 +20,11 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
     private let subscriptions = Mutex<[DBusSubscription]>([])
 
     /// A coordinator on `connection` following `settings` (policy, duck level, resume window,
-    /// call timeout). Call ``start()`` to begin watching the bus.
-    public init(connection: DBusConnection, settings: DesktopSettings, logger: Logger) {
+    /// call timeout). Call ``start()`` to begin watching the bus. With a `journal`, every change
+    /// to another player is saved there before it is made, and ``start()`` first undoes what a
+    /// linnet that did not exit cleanly left changed.
+    public init(connection: DBusConnection, settings: DesktopSettings, logger: Logger,
+                journal: (any FocusJournalStoring)? = nil) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
@@ -31,7 +34,7 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
         let relay = InterruptionRelay(logger: logger)
         interruptions = relay
         let worker = FocusWorker(
-            connection: connection, settings: settings, logger: logger, commands: continuation)
+            connection: connection, settings: settings, logger: logger, commands: continuation, journal: journal)
         Task.detached {
             await worker.run(stream) { relay.send($0) }
         }

@@ -5,8 +5,12 @@ extension DesktopServices {
     /// The real services on the session bus `connection`: the focus coordinator (already
     /// watching other players), the portal/logind suspend inhibitor and the notification client,
     /// all configured by `settings`. Every part fails soft when its counterpart is missing.
-    public static func live(connection: DBusConnection, settings: DesktopSettings, logger: Logger) -> DesktopServices {
-        let focus = AudioFocusCoordinator(connection: connection, settings: settings, logger: logger)
+    /// `focusJournal` keeps what focus changed in other players across a crash.
+    public static func live(
+        connection: DBusConnection, settings: DesktopSettings, logger: Logger,
+        focusJournal: (any FocusJournalStoring)? = nil
+    ) -> DesktopServices {
+        let focus = AudioFocusCoordinator(connection: connection, settings: settings, logger: logger, journal: focusJournal)
         focus.start()
         let inhibitor = SleepInhibitor(
             session: connection, systemBusAddress: settings.resolvedSystemBusAddress,

@@ -40,6 +40,9 @@ actor FocusWorker {
     private let settings: DesktopSettings
     private let logger: Logger
     private let commands: AsyncStream<FocusCommand>.Continuation
+    private let journal: (any FocusJournalStoring)?
+    /// What the journal holds now, so unchanged state is not written again.
+    private var journaled: Set<FocusJournalEntry> = []
     private var peers: [BusName: Peer] = [:]
     private var held: [FocusPurpose: FocusEffect] = [:]
     private var touched: [BusName: Touch] = [:]
@@ -48,11 +51,12 @@ actor FocusWorker {
     private var interrupt: @Sendable (FocusInterruption) -> Void = { _ in }
 
     init(connection: DBusConnection, settings: DesktopSettings, logger: Logger,
-         commands: AsyncStream<FocusCommand>.Continuation) {
+         commands: AsyncStream<FocusCommand>.Continuation, journal: (any FocusJournalStoring)?) {
         self.connection = connection
         self.settings = settings
         self.logger = logger
         self.commands = commands
+        self.journal = journal
     }
 
     func run(_ stream: AsyncStream<FocusCommand>, interrupt: @escaping @Sendable (FocusInterruption) -> Void) async {
@@ -144,20 +148,33 @@ actor FocusWorker {
         await restore(undo)
     }
 
-    /// Pauses or ducks `names` and remembers how to undo it.
+    /// Pauses or ducks `names` and remembers how to undo it. What it is about to change is
+    /// journaled first: a linnet killed between the journal and the change finds an entry whose
+    /// player was never changed, and leaves that player alone (its value is not what was set).
     private func impose(_ effect: FocusEffect, on names: [BusName]) async {
         guard effect != .none, !names.isEmpty else { return }
         let level = settings.duckLevel
-        let results = await concurrently(names) { peer -> Touch? in
-            switch effect {
-            case .none:
-                return nil
-            case .pause:
+        var planned: [BusName: Touch] = [:]
+        switch effect {
+        case .none:
+            return
+        case .pause:
+            for name in names { planned[name] = .paused(acknowledged: false) }
+        case .duck:
+            // Each player's own level first: the journal needs the value to put back.
+            for (name, original) in await concurrently(names, { try await $0.volume() }) {
+                planned[name] = .ducked(original: original, applied: original * level)
+            }
+        }
+        guard !planned.isEmpty else { return }
+        persistJournal(adding: planned)
+        let plan = planned
+        let results = await concurrently(Array(plan.keys)) { peer -> Touch? in
+            switch plan[peer.name]! {
+            case .paused(let acknowledged):
                 try await peer.call("Pause")
-                return .paused(acknowledged: false)
-            case .duck:
-                let original = try await peer.volume()
-                let applied = original * level
+                return .paused(acknowledged: acknowledged)
+            case .ducked(let original, let applied):
                 try await peer.setVolume(applied)
                 return .ducked(original: original, applied: applied)
             }
@@ -169,6 +186,8 @@ actor FocusWorker {
             if case .paused = touch { peers[name]?.status = "Paused" }
             logger.info("audio focus: \(touch) \(name)")
         }
+        // Players that did not answer were (as far as linnet knows) not changed.
+        persistJournal()
     }
 
     /// Resumes what linnet paused and puts back volumes it lowered, unless the user has since
@@ -193,6 +212,70 @@ actor FocusWorker {
         }
         // linnet's own Play is not another player starting.
         for (name, didResume) in resumed where didResume { peers[name]?.status = "Playing" }
+        persistJournal()
+    }
+
+    // MARK: The journal
+
+    /// Saves what linnet has changed in other players (``touched``, plus `planned` changes about
+    /// to be made) when it differs from what the journal holds. A journal that cannot be written
+    /// is logged and focus carries on: the players are still put back at a normal exit.
+    private func persistJournal(adding planned: [BusName: Touch] = [:]) {
+        guard let journal else { return }
+        var entries = Set<FocusJournalEntry>()
+        for (name, touch) in touched.merging(planned, uniquingKeysWith: { _, new in new }) {
+            guard let owner = peers[name]?.owner else { continue }
+            let change: FocusJournalEntry.Change
+            switch touch {
+            case .paused: change = .paused
+            case .ducked(let original, let applied): change = .ducked(original: original, applied: applied)
+            }
+            entries.insert(FocusJournalEntry(name: name.rawValue, owner: owner.rawValue, change: change))
+        }
+        guard entries != journaled else { return }
+        do {
+            try journal.save(entries.sorted { $0.name < $1.name })
+            journaled = entries
+        } catch {
+            logger.warning("audio focus: cannot write the journal (\(error)); a crash now would leave other players changed")
+        }
+    }
+
+    /// Undoes what an earlier linnet journaled and did not undo (it was killed): each player
+    /// still owned by the same connection gets its volume back if it is still the one linnet set,
+    /// and plays again if it is still paused. Runs before anything else touches other players, so
+    /// a volume linnet lowered is never lowered again from there.
+    private func recoverJournal() async {
+        guard let journal else { return }
+        let left = journal.load()
+        guard !left.isEmpty else { return }
+        let connection = self.connection
+        let restored = await concurrently(left.compactMap { BusName(rawValue: $0.name) }) { peer -> String in
+            guard let entry = left.first(where: { $0.name == peer.name.rawValue }),
+                  try await connection.nameOwner(peer.name).rawValue == entry.owner
+            else { return "left alone (another player holds the name now)" }
+            switch entry.change {
+            case .paused:
+                guard case .string("Paused")? = try await peer.allProperties()["PlaybackStatus"] else {
+                    return "left alone (no longer paused)"
+                }
+                try await peer.call("Play")
+                return "resumed"
+            case .ducked(let original, let applied):
+                guard abs(try await peer.volume() - applied) < 0.005 else { return "left alone (its volume was changed)" }
+                try await peer.setVolume(original)
+                return "volume put back to \(Touch.level(original))"
+            }
+        }
+        for (name, outcome) in restored {
+            logger.info("audio focus: \(name), changed by a linnet that did not exit cleanly: \(outcome)")
+        }
+        do {
+            try journal.save([])
+            journaled = []
+        } catch {
+            logger.warning("audio focus: cannot clear the journal: \(error)")
+        }
     }
 
     // MARK: Bus events
@@ -205,6 +288,7 @@ actor FocusWorker {
             logger.warning("cannot list the players on the bus: \(error.message)")
             return
         }
+        await recoverJournal()
         for name in names where isOther(name, owner: nil) {
             fetch(name, owner: nil, initial: true)
         }
@@ -213,8 +297,9 @@ actor FocusWorker {
     private func ownerChanged(_ change: NameOwnerChange) async {
         let name = change.name
         if let oldOwner = change.oldOwner, peers[name]?.owner == oldOwner {
-            peers[name] = nil
             touched[name] = nil
+            persistJournal()
+            peers[name] = nil
             if yielded?.player == name { endYield(resuming: true) }
         }
         if let owner = change.newOwner, isOther(name, owner: owner) {
@@ -273,6 +358,7 @@ actor FocusWorker {
                 return
             }
             touched[name] = nil
+            persistJournal()
         }
         switch effect {
         case .none:
@@ -291,6 +377,7 @@ actor FocusWorker {
         yielded?.window?.cancel()
         // The user chose the other player: what linnet paused stays paused.
         touched = touched.filter { if case .paused = $0.value { false } else { true } }
+        persistJournal()
         let token = nextToken
         nextToken += 1
         var window: Task<Void, Never>?

@@ -71,7 +71,9 @@ struct Daemon {
 
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
-        let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
+        let desktop = DesktopServices.live(
+            connection: connection, settings: options.desktop.settings, logger: logger,
+            focusJournal: FocusJournalFile(directory: state.directory, logger: logger))
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)
         // One bundle of desktop services, shared by the player and the clock features.

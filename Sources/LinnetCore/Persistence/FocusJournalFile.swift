@@ -1,0 +1,32 @@
+public import DesktopClients
+public import FoundationEssentials
+public import Logging
+
+/// The focus coordinator's journal in the instance's state folder (`focus.json`), kept by a
+/// ``StateStore``: each save atomically replaces the file.
+public struct FocusJournalFile: FocusJournalStoring {
+    private let store: StateStore<[FocusJournalEntry]>
+    private let logger: Logger
+
+    /// The journal in `directory`.
+    public init(directory: String, logger: Logger) {
+        store = StateStore(fileURL: URL(fileURLWithPath: directory).appendingPathComponent("focus.json"))
+        self.logger = logger
+    }
+
+    /// The saved entries; a corrupt file is set aside (and logged) and reads as empty.
+    public func load() -> [FocusJournalEntry] {
+        switch store.load() {
+        case .loaded(let entries): return entries
+        case .missing: return []
+        case .corrupt(let reason, _):
+            logger.warning("the audio focus journal was unreadable and was set aside: \(reason)")
+            return []
+        }
+    }
+
+    /// Replaces the journal, durably, before returning.
+    public func save(_ entries: [FocusJournalEntry]) throws {
+        try store.save(entries)
+    }
+}
