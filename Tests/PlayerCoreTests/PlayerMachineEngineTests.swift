@@ -97,25 +97,34 @@ import Testing
         #expect(keep.send(.engine(.routeChanged(lostRoute: true))).isEmpty)
     }
 
-    @Test func tagsForTheLoadedTrackRepublishOnlyWhenTheyChangeSomething() {
-        var fixture = MachineHarness(uris: uris, autoplay: true)
+    @Test func tagsForTheLoadedStreamRepublishOnlyWhenTheyChangeSomething() {
+        let streams = ["http://radio.example/a.ogg", "http://radio.example/b.ogg", "http://radio.example/c.ogg"]
+        var fixture = MachineHarness(uris: streams, autoplay: true)
         var tags = TrackTags()
         tags.title = "Song"
-        let first = fixture.send(.engine(.tags(uri: uris[0], tags)))
+        let first = fixture.send(.engine(.tags(uri: streams[0], tags)))
         #expect(MachineHarness.lastSnapshot(first)?.current?.facts.tags.title == "Song")
-        #expect(fixture.send(.engine(.tags(uri: uris[0], tags))).isEmpty)
+        #expect(fixture.send(.engine(.tags(uri: streams[0], tags))).isEmpty)
         // Tags for a URI that is not loaded are late: ignored.
-        #expect(fixture.send(.engine(.tags(uri: uris[2], tags))).isEmpty)
+        #expect(fixture.send(.engine(.tags(uri: streams[2], tags))).isEmpty)
     }
 
     @Test func eachTrackIsAnnouncedOnceWhilePlaying() {
         var settings = PlayerMachine.Settings()
         settings.announcesTracks = true
         var fixture = MachineHarness(uris: uris, autoplay: true, settings: settings)
-        let announced = fixture.log.filter { if case .announce = $0 { true } else { false } }
-        #expect(announced.count == 1)
-        #expect(fixture.command(.setRate(1.5)).allSatisfy { if case .announce = $0 { false } else { true } })
+        let isAnnouncement = { (effect: PlayerEffect) in if case .announce = effect { true } else { false } }
+        // Held until the file's tags are read: the bubble comes once, complete.
+        #expect(!fixture.log.contains(where: isAnnouncement))
+        var tags = TrackTags()
+        tags.title = "A"
+        #expect(fixture.send(.scanned(entryID: fixture.id(0), .read(tags, durationMicroseconds: 1, sidecarLyrics: nil)))
+            .filter(isAnnouncement).count == 1)
+        #expect(fixture.command(.setRate(1.5)).allSatisfy { !isAnnouncement($0) })
+        tags.title = "b"
+        fixture.send(.scanned(entryID: fixture.id(1), .read(tags, durationMicroseconds: 1, sidecarLyrics: nil)))
         let next = fixture.command(.next)
         #expect(next.contains { if case .announce(let a) = $0 { a.title == "b" && a.canGoBack } else { false } })
+        #expect(next.filter(isAnnouncement).count == 1)
     }
 }

@@ -11,11 +11,14 @@ extension PlayerMachine {
         case .failed(let failure):
             failed(failure)
         case .tags(let uri, let tags):
-            guard let entry = loadedEntry, entry.uri == uri else { return }
+            // A local file's facts are its scan's, one input: the engine reads the same file in
+            // pieces (the folder's cover at the stream's start, then tags and embedded art), which
+            // would republish the track once per piece. A stream's live tags are real changes.
+            guard let entry = loadedEntry, entry.uri == uri, !Self.isLocal(entry) else { return }
             updateFacts(of: entry) { $0.merge(tags) }
         case .duration(let uri, let microseconds):
             guard let entry = loadedEntry, entry.uri == uri else { return }
-            updateFacts(of: entry) { $0.duration = microseconds }
+            engineMeasured(microseconds, for: entry)
         case .soundServer(let ask):
             soundServerAsked(ask)
         case .mixerVolume(let level, let muted):
@@ -34,15 +37,35 @@ extension PlayerMachine {
     }
 
     mutating func scanned(_ entryID: UInt64, _ outcome: ScanOutcome) {
+        readAheadIDs.remove(entryID)
         guard let entry = queue.entry(id: entryID) else { return }
         switch outcome {
         case .read(let tags, let duration, let lyrics):
+            let measured = engineLengthBeforeScan.flatMap { $0.entryID == entryID ? $0.microseconds : nil }
             updateFacts(of: entry) { facts in
-                facts.merge(tags, duration: duration)
+                facts.merge(tags, duration: duration ?? measured)
                 facts.sidecarLyrics = lyrics
+                facts.tagsRead = true
             }
         case .unreadable(let reason):
             markFailed(entryID, reason: reason)
+        }
+    }
+
+    /// The engine's length of `entry`. A local file's scan usually knows it already (the two
+    /// differ by a few microseconds: publishing both would be two changes); before the scan
+    /// answers it is set aside, out of what any publication shows, for a scan that finds none.
+    private mutating func engineMeasured(_ microseconds: Int64, for entry: QueueEntry) {
+        guard Self.isLocal(entry) else {
+            updateFacts(of: entry) { $0.duration = microseconds }
+            return
+        }
+        let facts = tracks[entry.id] ?? TrackFacts()
+        guard facts.duration == nil else { return }
+        if facts.tagsRead {
+            updateFacts(of: entry) { $0.duration = microseconds }
+        } else {
+            engineLengthBeforeScan = (entry.id, microseconds)
         }
     }
 

@@ -17,6 +17,7 @@ extension PlayerMachine {
         }
         loadedEntryID = entry.id
         self.transport = transport
+        readAhead(entry)
         emit(.engine(.load(entry.uri)))
         switch transport {
         case .playing: emit(.engine(.play))
@@ -36,7 +37,27 @@ extension PlayerMachine {
     mutating func queueUpcoming() {
         let next = queue.upcoming().flatMap { tracks[$0.id]?.failure == nil ? $0 : nil }
         queuedNextID = next?.id
+        if let next { readAhead(next) }
         emit(.engine(.setNext(next?.uri)))
+    }
+
+    /// Whether `entry` is a local file, whose facts come from reading the file (the scan).
+    static func isLocal(_ entry: QueueEntry) -> Bool { entry.uri.hasPrefix("file:") }
+
+    /// Whether clients may be shown `entry` as complete: a stream always (its tags come as it
+    /// plays), a local file once its tags and art are read.
+    func factsSettled(_ entry: QueueEntry) -> Bool {
+        !Self.isLocal(entry) || tracks[entry.id]?.tagsRead == true
+    }
+
+    /// Asks for `entry`'s tags now when they are not read yet (the queue's own scan goes in
+    /// order, and a jump or the next track may be far down it), so that a track about to play
+    /// starts with its facts settled. Once per entry; a second answer changes nothing.
+    private mutating func readAhead(_ entry: QueueEntry) {
+        guard Self.isLocal(entry), !factsSettled(entry), !readAheadIDs.contains(entry.id) else { return }
+        readAheadIDs.insert(entry.id)
+        tracks[entry.id, default: TrackFacts()].scanned = true
+        emit(.scan([entry]))
     }
 
     /// Moves past entries that already failed, at most once round the queue, so a queue of only
@@ -114,7 +135,9 @@ extension PlayerMachine {
             holdsPlayback = holds
             emit(.holdPlayback(holds))
         }
-        guard playing, settings.announcesTracks, let announcement = currentAnnouncement, announcement != announced else { return }
+        // A local file is announced once its tags and art are read: one bubble, complete.
+        guard playing, settings.announcesTracks, let current = queue.current, factsSettled(current),
+              let announcement = currentAnnouncement, announcement != announced else { return }
         announced = announcement
         emit(.announce(announcement))
     }

@@ -71,6 +71,10 @@ public struct PlayerMachine: Sendable {
     var musicAwaitsAlarmEnd = false
     /// Focus and the inhibitor are held: while playing, and through a call.
     var holdsPlayback = false
+    /// Entries whose tags were asked for ahead of the queue's scan (see `readAhead`).
+    var readAheadIDs: Set<UInt64> = []
+    /// The engine's length of a local file it plays before the file's scan answered.
+    var engineLengthBeforeScan: (entryID: UInt64, microseconds: Int64)?
     /// The last track announced, so each is announced once.
     var announced: TrackAnnouncement?
     /// Shut down: nothing may take focus or announce again.

@@ -16,6 +16,10 @@ public struct TrackFacts: Sendable, Hashable {
     public var failure: String?
     /// The scanner has read (or is reading) this entry.
     public var scanned = false
+    /// The file's own tags and art were read (the scan answered, art decided once: embedded
+    /// over a folder's cover). For a local file these are its settled facts: it is published
+    /// and announced with them, and the engine's later reports of the same file change nothing.
+    public var tagsRead = false
 
     /// Facts with a playlist's hints; `scannedTags` when the entry was read already.
     public init(hintTitle: String? = nil, hintArtist: String? = nil, duration: Int64? = nil, scannedTags: TrackTags? = nil,
@@ -26,6 +30,7 @@ public struct TrackFacts: Sendable, Hashable {
         if let scannedTags {
             merge(scannedTags, duration: scannedDuration)
             scanned = true
+            tagsRead = true
         }
     }
 

@@ -1,0 +1,94 @@
+@testable import PlayerCore
+import PlayerTestKit
+import Testing
+
+/// One publication per change: a local file's facts are its scan's (tags, length and the art
+/// decided once), read ahead of its start and published with it; the engine's later reports of
+/// the same file change nothing. A stream's live tags are each a change of their own.
+@Suite struct PlayerMachineTrackFactsTests {
+    let uris = ["file:///m/a.ogg", "file:///m/b.ogg", "file:///m/c.ogg"]
+
+    private static func tags(_ title: String, art: String?) -> TrackTags {
+        var tags = TrackTags()
+        tags.title = title
+        tags.artURI = art
+        return tags
+    }
+
+    private static func publications(_ effects: [PlayerEffect]) -> [PlayerSnapshot] {
+        effects.compactMap { if case .publish(let snapshot, _, _) = $0 { snapshot } else { nil } }
+    }
+
+    private static func scanAll(_ fixture: inout MachineHarness) {
+        for index in fixture.machine.queue.entries.indices {
+            let art = "file:///cache/art/\(index).png"
+            fixture.send(.scanned(entryID: fixture.id(index), .read(
+                Self.tags("T\(index)", art: art), durationMicroseconds: 1_000_000, sidecarLyrics: nil)))
+        }
+    }
+
+    @Test func theScanPublishesALocalTrackOnceAndTheEngineChangesNothingAfter() {
+        var fixture = MachineHarness(uris: uris, autoplay: true)
+        // Before the scan answers: the engine's length is kept quietly, its tags ignored.
+        #expect(Self.publications(fixture.engine(.duration(uri: uris[0], microseconds: 999_000))).isEmpty)
+        #expect(Self.publications(fixture.engine(.tags(uri: uris[0], Self.tags("", art: "file:///m/cover.jpg")))).isEmpty)
+        let scanned = fixture.send(.scanned(entryID: fixture.id(0), .read(
+            Self.tags("A", art: "file:///cache/art/a.png"), durationMicroseconds: 1_000_000, sidecarLyrics: nil)))
+        let shown = Self.publications(scanned)
+        #expect(shown.count == 1)
+        #expect(shown.first?.current?.facts.tags.title == "A")
+        #expect(shown.first?.current?.facts.tags.artURI == "file:///cache/art/a.png")
+        #expect(shown.first?.current?.facts.length == 1_000_000)
+        // The engine then reads the same file: folder art first, a length a little off.
+        #expect(fixture.engine(.tags(uri: uris[0], Self.tags("A", art: "file:///m/cover.jpg"))).isEmpty)
+        #expect(fixture.engine(.duration(uri: uris[0], microseconds: 998_458)).isEmpty)
+        #expect(fixture.machine.snapshot.current?.facts.tags.artURI == "file:///cache/art/a.png")
+    }
+
+    @Test func theEnginesLengthWaitsForAScanThatFindsNone() {
+        var fixture = MachineHarness(uris: uris, autoplay: true)
+        fixture.engine(.duration(uri: uris[0], microseconds: 999_000))
+        // A publication meanwhile (the user pauses) shows no length yet: it comes with the tags.
+        #expect(Self.publications(fixture.command(.pause)).allSatisfy { $0.current?.facts.length == nil })
+        let scanned = fixture.send(.scanned(entryID: fixture.id(0), .read(
+            Self.tags("A", art: nil), durationMicroseconds: nil, sidecarLyrics: nil)))
+        #expect(Self.publications(scanned).map { $0.current?.facts.length } == [999_000])
+    }
+
+    @Test func aGaplessStartOfAReadTrackIsOnePublicationWithEverything() {
+        var fixture = MachineHarness(uris: uris, autoplay: true)
+        Self.scanAll(&fixture)
+        fixture.engine(.aboutToFinish(handsOverNext: true))
+        let started = fixture.engine(.trackStarted(uri: uris[1]))
+        let shown = Self.publications(started)
+        #expect(shown.count == 1)
+        #expect(shown.first?.current?.facts.tags.title == "T1")
+        #expect(shown.first?.current?.facts.tags.artURI == "file:///cache/art/1.png")
+        #expect(fixture.engine(.tags(uri: uris[1], Self.tags("T1", art: "file:///m/cover.jpg"))).isEmpty)
+        #expect(fixture.engine(.duration(uri: uris[1], microseconds: 1_000_001)).isEmpty)
+    }
+
+    @Test func theNextTrackAndAJumpedToTrackAreReadAhead() {
+        var fixture = MachineHarness(uris: uris, autoplay: true)
+        // The queue's own scan was asked for all; the current and the next are asked for again
+        // on their own, ahead of the queue's order.
+        let asked = fixture.log.compactMap { if case .scan(let entries) = $0 { entries.map(\.uri) } else { nil } }
+        #expect(asked.contains([uris[0]]))
+        #expect(asked.contains([uris[1]]))
+        let jump = fixture.command(.goTo(entryID: fixture.id(2)))
+        let askedOnJump = jump.compactMap { if case .scan(let entries) = $0 { entries.map(\.uri) } else { nil } }
+        #expect(askedOnJump.contains([uris[2]]))
+        // Once per entry.
+        #expect(fixture.command(.goTo(entryID: fixture.id(2))).allSatisfy { if case .scan = $0 { false } else { true } })
+    }
+
+    @Test func aStreamsLiveTagsAreEachOneChange() {
+        let stream = "http://radio.example/live.ogg"
+        var fixture = MachineHarness(uris: [stream], autoplay: true)
+        #expect(fixture.log.allSatisfy { if case .scan = $0 { false } else { true } })
+        #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song one", art: nil)))).count == 1)
+        #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song one", art: nil)))).isEmpty)
+        #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song two", art: nil)))).count == 1)
+        #expect(Self.publications(fixture.engine(.duration(uri: stream, microseconds: 5))).count == 1)
+    }
+}
