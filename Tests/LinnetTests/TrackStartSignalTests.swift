@@ -73,6 +73,10 @@ extension DesktopIntegrationTests {
             // when the name appears) is not a change anyone saw; the bus delivers it before
             // answering the name check that ended `start`.
             let onTheBus = world.signals.values.count
+            // Reading ahead is what keeps a start complete; on a busy machine a tag scan can take
+            // longer than a one-second track, so the test lets every scan answer first and
+            // checks the publication rule itself.
+            try await world.waitForScannedQueue()
             try await world.playerctl("play")
             try await world.waitUntil("the last track to end", timeout: .seconds(90)) {
                 guard try await world.title() == "Track 19" else { return false }

@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test(.enabled(if: SoundServer.isInstalled))
-    func theFirstRouteIsReportedWithTheDevicesFormFactorAndAMoveOffHeadphonesEndsPrivateListening() async throws {
+    func theFirstRouteIsReportedWithTheDevicesFormFactorAndAMixerMoveOffHeadphonesIsAMove() async throws {
         let media = try MediaFactory()
         let (server, engine, log, stream) = try await Self.playing(
             media, sinks: ["phones", "speakers"], headphones: ["phones"], on: "phones")
@@ -49,7 +49,8 @@ import TestSupport
         try await offPool { try server.move(input: stream.index, to: "speakers") }
         let moved = try await log.wait(for: "the move", after: first.index + 1) { $0.route != nil }
         #expect(moved.entry.event.route?.0.sinkName == "speakers")
-        #expect(moved.entry.event.route?.1 == .privateListeningEnded)
+        // The headphones still exist: the user chose the speakers (RouteChange's rule).
+        #expect(moved.entry.event.route?.1 == .moved)
 
         // Changes of the stream that are not its route (here its volume) report no route.
         _ = try await offPool { try server.pactl(["set-sink-input-volume", "\(stream.index)", "0.5"]) }
