@@ -83,6 +83,28 @@ extension DesktopIntegrationTests {
             try await Self.ringKillRestart(world, mpv, track: mine)
         }
 
+        /// The player linnet ducked is gone and another process took its name: even at the very
+        /// level linnet set, its volume is its own.
+        @Test(.timeLimit(.minutes(2)))
+        func anotherProcessUnderTheSameNameIsLeftAlone() async throws {
+            let world = try LinnetWorld()
+            let long = try await world.makeTrack("other.ogg", title: "Other", seconds: 120)
+            let mine = try await world.makeTrack("mine.ogg", title: "Mine", seconds: 120)
+            let other = try await OtherPlayer("other", in: world, playing: long)
+            try await other.setVolume(0.8)
+            try await world.start(["--no-resume", "--focus", "duck", "--duck-level", "0.3", mine])
+            try await world.waitUntil("the other player ducked") { abs(try await other.volume() - 0.24) < 0.001 }
+            world.kill()
+            other.kill()
+            let successor = try await OtherPlayer("other", in: world, playing: long)
+            try await successor.setVolume(0.24)
+
+            try await world.start(["--no-resume", "--paused", mine])
+            try await world.waitUntil("the journal read") { world.log.contains("left alone (another player holds the name now)") }
+            #expect(try await successor.volume() == 0.24)
+            world.kill()
+        }
+
         /// The user changed the volume after linnet was killed: the next start leaves it.
         @Test(.timeLimit(.minutes(2)))
         func aVolumeTheUserChangedSinceIsLeftAlone() async throws {
