@@ -53,8 +53,9 @@ let package = Package(
         // Imports nothing at all, so PlayerCore and ClockRules can share it and stay pure.
         .target(name: "Timekeeping", swiftSettings: strictSettings),
         // The player's rules as values: the queue and the player state machine. Imports nothing of
-        // ours and no system library, so its tests need no bus, engine or clock.
-        .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // ours but the time vocabulary and no system library, so its tests need no bus, engine or
+        // clock.
+        .target(name: "PlayerCore", dependencies: ["Timekeeping"], swiftSettings: strictSettings),
         // Alarm, DST, sleep-timer and Pomodoro rules as values over Foundation's calendar.
         .target(name: "ClockRules", dependencies: ["Timekeeping"], swiftSettings: strictSettings),
         // Playlist (M3U, PLS, XSPF) and LRC parsing, file-URI and path rules, bounded file reads.
@@ -103,7 +104,8 @@ let package = Package(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "ClockRulesTests", dependencies: ["ClockRules", "Timekeeping"], swiftSettings: strictSettings),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit", "Timekeeping"], swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetCoreTests",
             dependencies: [

@@ -104,8 +104,8 @@ extension Alarm {
         try container.encodeIfPresent(sound, forKey: .sound)
         try container.encode(time, forKey: .time)
         try container.encode(repeatRule, forKey: .repeatRule)
-        try container.encode(ramp.seconds, forKey: .ramp)
-        try container.encode(snooze.seconds, forKey: .snooze)
+        try container.encode(ramp.inSeconds, forKey: .ramp)
+        try container.encode(snooze.inSeconds, forKey: .snooze)
         try container.encode(nextFire, forKey: .nextFire)
         try container.encode(phase, forKey: .phase)
     }

@@ -49,14 +49,14 @@ public enum ClockDuration {
         guard seconds.isFinite, seconds > 0 || (allowZero && seconds == 0) else {
             throw ParseError(description: "\"\(text)\" must be longer than zero")
         }
-        guard seconds <= maximum.seconds else { throw ParseError(description: "\"\(text)\" is longer than a year") }
+        guard seconds <= maximum.inSeconds else { throw ParseError(description: "\"\(text)\" is longer than a year") }
         return .seconds(seconds)
     }
 
     /// A short human form: `25 minute`, `90 second`, `1 hour 30 minute` (singular, as in "a
     /// 5 minute break").
     public static func spoken(_ span: Duration) -> String {
-        let whole = Int(span.seconds.rounded())
+        let whole = Int(span.inSeconds.rounded())
         if whole < 60 || whole % 60 != 0 && whole < 600 { return "\(whole) second" }
         let hours = whole / 3600
         let minutes = (whole % 3600) / 60
@@ -69,7 +69,7 @@ public enum ClockDuration {
 
     /// `mm:ss` or `h:mm:ss`, for status lines.
     public static func clock(_ span: Duration) -> String {
-        let whole = max(0, Int(span.seconds.rounded(.up)))
+        let whole = max(0, Int(span.inSeconds.rounded(.up)))
         let (h, m, s) = (whole / 3600, (whole % 3600) / 60, whole % 60)
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
     }

@@ -19,7 +19,7 @@ public struct AwakeInstant: InstantProtocol, Sendable, Hashable, CustomStringCon
     public static func < (lhs: AwakeInstant, rhs: AwakeInstant) -> Bool { lhs.sinceOrigin < rhs.sinceOrigin }
 
     /// Seconds since the origin, for logs.
-    public var description: String { "\(sinceOrigin.seconds)s awake" }
+    public var description: String { "\(sinceOrigin.inSeconds)s awake" }
 }
 
 extension AwakeInstant {

@@ -4,19 +4,19 @@
 /// them is the standard library's `.microseconds(_:)`, `.nanoseconds(_:)`, `.seconds(_:)`.)
 extension Duration {
     /// Whole microseconds, rounded toward zero; clamped to `Int64`'s range (MPRIS's `x`).
-    public var microseconds: Int64 { whole(unitsPerSecond: 1_000_000) }
+    public var inMicroseconds: Int64 { whole(unitsPerSecond: 1_000_000) }
 
     /// Whole nanoseconds, rounded toward zero; clamped to `Int64`'s range (a `GstClockTime`).
-    public var nanoseconds: Int64 { whole(unitsPerSecond: 1_000_000_000) }
+    public var inNanoseconds: Int64 { whole(unitsPerSecond: 1_000_000_000) }
 
     /// Whole milliseconds, rounded up (a timer armed for this many never fires early).
-    public var millisecondsRoundedUp: Int64 {
+    public var inMillisecondsRoundedUp: Int64 {
         let down = whole(unitsPerSecond: 1000)
         return Duration.milliseconds(down) < self && down < .max ? down + 1 : down
     }
 
     /// Seconds, fractional.
-    public var seconds: Double {
+    public var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 

@@ -17,7 +17,7 @@ public struct WallInstant: InstantProtocol, Sendable, Hashable, CustomStringConv
     }
 
     /// Seconds since the Unix epoch, fractional.
-    public var secondsSinceEpoch: Double { sinceEpoch.seconds }
+    public var secondsSinceEpoch: Double { sinceEpoch.inSeconds }
 
     public func advanced(by duration: Duration) -> WallInstant { WallInstant(sinceEpoch: sinceEpoch + duration) }
     public func duration(to other: WallInstant) -> Duration { other.sinceEpoch - sinceEpoch }

@@ -37,7 +37,7 @@ public final class EffectsPlayer: Sendable {
 
     /// Plays `uri` until ``stop()``, starting silent and rising to full volume over `ramp`.
     public func ring(_ uri: String, ramp: Duration) {
-        let ramp = ramp.seconds
+        let ramp = ramp.inSeconds
         state.withLock { state in
             state.rampTimer?.cancel()
             state.uri = uri

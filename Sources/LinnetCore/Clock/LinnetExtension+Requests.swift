@@ -99,12 +99,12 @@ extension LinnetExtension {
             entries.append(("ringing", .uint32(ringing.id)))
             entries.append(("ringing-label", .string(ringing.label)))
         }
-        if let remaining = clock.sleepRemaining { entries.append(("sleep-remaining", .double(remaining.seconds))) }
+        if let remaining = clock.sleepRemaining { entries.append(("sleep-remaining", .double(remaining.inSeconds))) }
         if let session = clock.pomodoro {
             let now = clock.clock.now
             entries.append(("pomodoro-phase", .string(session.phase.key)))
             entries.append(("pomodoro-title", .string(session.phaseTitle)))
-            entries.append(("pomodoro-remaining", .double(session.remaining(at: now).seconds)))
+            entries.append(("pomodoro-remaining", .double(session.remaining(at: now).inSeconds)))
             entries.append(("pomodoro-paused", .boolean(session.isPaused)))
         }
         return .stringVariantDictionary(entries)
@@ -118,7 +118,7 @@ extension LinnetExtension {
     /// SetSleepTimer's seconds, checked before they become durations (NaN or 1e300 is a bad
     /// request, not a crash); a fade longer than the timer fades over all of it.
     static func sleepTimerSpans(seconds: Double, fade: Double) throws(AlarmError) -> (duration: Duration, fade: Duration) {
-        guard seconds.isFinite, seconds > 0, seconds <= ClockDuration.maximum.seconds else {
+        guard seconds.isFinite, seconds > 0, seconds <= ClockDuration.maximum.inSeconds else {
             throw AlarmError(description: "the sleep timer needs a duration above zero and under a year")
         }
         guard fade.isFinite, fade >= 0 else { throw AlarmError(description: "the fade cannot be negative") }
@@ -164,13 +164,13 @@ struct OptionMap {
         case .string(let text):
             let text = try LinnetLimits.check(text, maxBytes: LinnetLimits.durationBytes, what: key)
             do {
-                seconds = try ClockDuration.parse(text, allowZero: allowZero).seconds
+                seconds = try ClockDuration.parse(text, allowZero: allowZero).inSeconds
             } catch {
                 throw DBusError(.invalidArgs, "\(key): \(error.description)")
             }
         default: throw DBusError(.invalidArgs, "\(key) must be seconds (d) or a duration string such as 25m")
         }
-        guard seconds.isFinite, seconds >= 0, allowZero || seconds > 0, seconds <= ClockDuration.maximum.seconds else {
+        guard seconds.isFinite, seconds >= 0, allowZero || seconds > 0, seconds <= ClockDuration.maximum.inSeconds else {
             throw DBusError(.invalidArgs, "\(key) must be \(allowZero ? "0" : "more than 0") to a year, not \(seconds)")
         }
         return .seconds(seconds)

@@ -111,7 +111,7 @@ public final class LinnetExtension: Sendable {
                 },
                 // Changes every instant; read it (GetStatus has it too) rather than wait for it.
                 DBusProperty("SleepTimerRemaining", type: .double, emitsChangedSignal: .false) { [weak self] in
-                    .double(self?.clock.sleepRemaining?.seconds ?? 0)
+                    .double(self?.clock.sleepRemaining?.inSeconds ?? 0)
                 },
                 DBusProperty("PomodoroPhase", type: .string) { [weak self] in
                     .string(self?.clock.pomodoro?.phase.key ?? "")

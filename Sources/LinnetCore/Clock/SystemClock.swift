@@ -33,7 +33,7 @@ public struct SystemClock: SchedulingClock {
 
     public func wake(at deadline: AwakeInstant, _ handler: @escaping @Sendable () -> Void) -> any ScheduledWake {
         // Rounded up: a wake-up a hair early would find its deadline not yet reached.
-        let delay = Duration.milliseconds(max(0, now.duration(to: deadline).millisecondsRoundedUp))
+        let delay = Duration.milliseconds(max(0, now.duration(to: deadline).inMillisecondsRoundedUp))
         return LoopWake(source: loop.timer(after: delay) {
             handler()
             return .remove

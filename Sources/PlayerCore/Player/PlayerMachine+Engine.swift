@@ -13,9 +13,9 @@ extension PlayerMachine {
         case .tags(let uri, let tags):
             guard let entry = loadedEntry, entry.uri == uri else { return }
             updateFacts(of: entry) { $0.merge(tags) }
-        case .duration(let uri, let microseconds):
+        case .duration(let uri, let duration):
             guard let entry = loadedEntry, entry.uri == uri else { return }
-            updateFacts(of: entry) { $0.duration = microseconds }
+            updateFacts(of: entry) { $0.duration = duration }
         case .soundServer(let ask):
             soundServerAsked(ask)
         case .mixerVolume(let level, let muted):
@@ -59,15 +59,15 @@ extension PlayerMachine {
             if queue.current?.id != nextID { _ = queue.jump(to: nextID) }
             loadedEntryID = nextID
             queueUpcoming()
-            publish(position: .at(0))
+            publish(position: .at(.zero))
             // Repeat-one restarts the same entry: the position jumped back.
-            if case .repeatedTrack = move { emit(.seeked(toMicroseconds: 0)) }
+            if case .repeatedTrack = move { emit(.seeked(to: .zero)) }
             return
         }
         guard let entry = loadedEntry, entry.uri == uri, let position = pendingSeek else { return }
         pendingSeek = nil
         publish(position: .at(position))
-        emit(.seeked(toMicroseconds: position))
+        emit(.seeked(to: position))
     }
 
     /// The last queued track ended with nothing queued after it.
@@ -75,12 +75,12 @@ extension PlayerMachine {
         switch queue.advance(.trackEnded) {
         case .moved, .repeatedTrack:
             loadCurrent(.playing)
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         case .reachedEnd, .unchanged:
             transport = .stopped
             lastEnginePosition = nil
             emit(.engine(.stop))
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         }
     }
 
@@ -109,7 +109,7 @@ extension PlayerMachine {
             emit(.log(.warning, "playback error for \(failure.uri ?? "?"), not the current track: \(reason)"))
             if transport != .stopped, queue.current != nil {
                 loadCurrent(transport)
-                publish(position: .at(0))
+                publish(position: .at(.zero))
             }
             return
         }
@@ -122,7 +122,7 @@ extension PlayerMachine {
             loadedEntryID = nil
             emit(.engine(.stop))
         }
-        publish(position: .at(0))
+        publish(position: .at(.zero))
     }
 
     /// The engine plays the current track on with nothing queued after it. Marks the queued entry
