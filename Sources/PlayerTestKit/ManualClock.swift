@@ -11,7 +11,7 @@ public import Timekeeping
 /// (NTP, the user), ``sleepMachine(for:)`` moves it while awake time stands still (a suspend).
 /// A wake-up armed in the past runs at the next ``advance(by:)`` (`.zero` will do), as the real
 /// clock runs it at the next turn of its loop. Handlers run on `loop`'s thread when one is given
-/// (what ``ClockService`` expects), else on the thread that advances the clock.
+/// (what LinnetCore's `ClockService` expects), else on the thread that advances the clock.
 public final class ManualClock: SchedulingClock {
     private struct Wake {
         var deadline: AwakeInstant
