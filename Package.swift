@@ -24,6 +24,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tests only: the launch helper for linnet under test (see Tests/TestSupport/SpawnedProcess).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
@@ -93,7 +96,12 @@ let package = Package(
             swiftSettings: strictSettings),
 
         .target(
-            name: "TestSupport", dependencies: ["DBus", "EventLoop"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: [
+                "DBus", "EventLoop", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"], swiftSettings: strictSettings),
@@ -120,7 +128,7 @@ let package = Package(
             dependencies: [
                 "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients",
                 "Playback",
-                "TestSupport", "linnet", "Timekeeping",
+                "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

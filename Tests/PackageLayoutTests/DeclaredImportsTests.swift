@@ -10,7 +10,9 @@ import Testing
         "Testing", "XCTest", "_Concurrency", "PackageDescription",
     ]
     /// The module each product dependency brings.
-    static let productModules = ["Logging": "Logging", "ArgumentParser": "ArgumentParser"]
+    static let productModules = [
+        "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Subprocess": "Subprocess", "SystemPackage": "SystemPackage",
+    ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
