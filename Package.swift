@@ -18,11 +18,15 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "PlayerCore", targets: ["PlayerCore"]),
         .library(name: "PlayerTestKit", targets: ["PlayerTestKit"]),
+        .library(name: "Timekeeping", targets: ["Timekeeping"]),
         .executable(name: "linnet", targets: ["linnet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tests only: the launch helper for linnet under test (see Tests/TestSupport/SpawnedProcess).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C edges: found through pkg-config, wrappers for macros and variadics in each shim.h.
@@ -47,11 +51,16 @@ let package = Package(
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
             name: "Playback", dependencies: ["CGStreamer", "CPulse", "EventLoop"], swiftSettings: strictSettings),
+        // The one time vocabulary of the core: Swift's Duration for spans, WallInstant and
+        // AwakeInstant for the two timelines, the clock protocol the clock features are driven by.
+        // Imports nothing at all, so PlayerCore and ClockRules can share it and stay pure.
+        .target(name: "Timekeeping", swiftSettings: strictSettings),
         // The player's rules as values: the queue and the player state machine. Imports nothing of
-        // ours and no system library, so its tests need no bus, engine or clock.
-        .target(name: "PlayerCore", swiftSettings: strictSettings),
+        // ours but the time vocabulary and no system library, so its tests need no bus, engine or
+        // clock.
+        .target(name: "PlayerCore", dependencies: ["Timekeeping"], swiftSettings: strictSettings),
         // Alarm, DST, sleep-timer and Pomodoro rules as values over Foundation's calendar.
-        .target(name: "ClockRules", swiftSettings: strictSettings),
+        .target(name: "ClockRules", dependencies: ["Timekeeping"], swiftSettings: strictSettings),
         // Playlist (M3U, PLS, XSPF) and LRC parsing, file-URI and path rules, bounded file reads.
         .target(name: "LibraryFormats", swiftSettings: strictSettings),
         // linnet's dealings with the rest of the desktop over D-Bus: other players' audio focus,
@@ -61,14 +70,18 @@ let package = Package(
             dependencies: ["DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // For anyone extending the player: a harness that feeds the machine and reads its effects,
-        // and a scripted engine that stands in for GStreamer under the real owner.
-        .target(name: "PlayerTestKit", dependencies: ["PlayerCore", "Playback"], swiftSettings: strictSettings),
+        // a scripted engine that stands in for GStreamer under the real owner, and a manual clock
+        // that the clock features run on in tests.
+        .target(
+            name: "PlayerTestKit", dependencies: ["PlayerCore", "Playback", "EventLoop", "Timekeeping"],
+            swiftSettings: strictSettings),
         // The owner of the player machine, the MPRIS bridge, persistence, media sources, clock
         // features and desktop clients around it.
         .target(
             name: "LinnetCore",
             dependencies: [
                 "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS", "Playback", "DBus", "EventLoop",
+                "Timekeeping",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -76,14 +89,19 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback",
+                "Playback", "Timekeeping",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
 
         .target(
-            name: "TestSupport", dependencies: ["DBus", "EventLoop"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: [
+                "DBus", "EventLoop", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"], swiftSettings: strictSettings),
@@ -93,14 +111,15 @@ let package = Package(
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "DBus", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "ClockRulesTests", dependencies: ["ClockRules"], swiftSettings: strictSettings),
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit"], swiftSettings: strictSettings),
+        .testTarget(name: "ClockRulesTests", dependencies: ["ClockRules", "Timekeeping"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PlayerCoreTests", dependencies: ["PlayerCore", "PlayerTestKit", "Timekeeping"], swiftSettings: strictSettings),
         .testTarget(
             name: "LinnetCoreTests",
             dependencies: [
                 "LinnetCore", "PlayerCore", "PlayerTestKit", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS",
                 "Playback", "DBus",
-                "EventLoop", "TestSupport",
+                "EventLoop", "TestSupport", "Timekeeping",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
@@ -109,7 +128,7 @@ let package = Package(
             dependencies: [
                 "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients",
                 "Playback",
-                "TestSupport", "linnet",
+                "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

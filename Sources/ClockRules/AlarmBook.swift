@@ -1,4 +1,5 @@
-public import Foundation
+import Foundation
+public import Timekeeping
 
 /// All alarms and the rules for their lives, as a value: every mutation takes `now` and returns
 /// the actions an effectful owner carries out. Persisted as is.
@@ -7,14 +8,14 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     public private(set) var alarms: [Alarm] = []
     private var lastID: UInt32 = 0
     /// When the alarm ringing now started (or, ringing one that waited, when the wait began).
-    private var ringStartedAt: Date?
+    private var ringStartedAt: WallInstant?
     /// From the start to the end of the ring just silenced: alarms that came due in it waited
     /// for it and ring next, however long it rang. Used by the next ``fireDue(now:resolver:)``.
-    private var waitedDuring: ClosedRange<Date>?
+    private var waitedDuring: ClosedRange<WallInstant>?
 
     /// How late an alarm may still ring: later than this it was missed (the machine slept or
     /// linnet was down) and is reported instead of ringing hours late.
-    public static let grace: TimeInterval = 60
+    public static let grace: Duration = .seconds(60)
 
     /// The most alarms a book holds; AddAlarm beyond it is refused. With ``maximumTextBytes``
     /// it bounds `alarms.json` (a few MB at most) whatever a client sends.
@@ -48,15 +49,15 @@ public struct AlarmBook: Codable, Sendable, Hashable {
 
     /// Adds an alarm at `time`. A repeat rule needs a time of day; a past instant is refused.
     public mutating func add(
-        _ time: AlarmTime, options: Alarm.Options, now: Date, resolver: WallClockResolver
+        _ time: AlarmTime, options: Alarm.Options, now: WallInstant, resolver: WallClockResolver
     ) throws(AlarmError) -> Alarm {
-        let fire: Date
+        let fire: WallInstant
         switch time {
         case .instant(let date):
             guard !options.repeatRule.repeats else {
                 throw AlarmError(description: "a repeating alarm needs a time of day such as 07:30, not a date or +duration")
             }
-            guard date > now.addingTimeInterval(-1) else {
+            guard date > now - .seconds(1) else {
                 throw AlarmError(description: "that time is in the past")
             }
             fire = date
@@ -66,7 +67,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
             }
             fire = next
         }
-        guard options.ramp >= 0, options.ramp <= 3600, options.snooze > 0, options.snooze <= 86_400 else {
+        guard options.ramp >= .zero, options.ramp <= .seconds(3600), options.snooze > .zero, options.snooze <= .seconds(86_400) else {
             throw AlarmError(description: "ramp must be 0 to 1 h and snooze 1 s to 24 h")
         }
         guard alarms.count < Self.maximumAlarms else {
@@ -88,13 +89,13 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     }
 
     /// Removes alarm `id`; silences it if it was ringing. Throws for an unknown id.
-    public mutating func cancel(_ id: UInt32) throws(AlarmError) -> [AlarmAction] {
+    public mutating func cancel(_ id: UInt32, now: WallInstant) throws(AlarmError) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }) else {
             throw AlarmError(description: "no alarm has id \(id) (see `linnet alarms`)")
         }
         let removed = alarms.remove(at: index)
         guard removed.phase == .ringing else { return [.save] }
-        endRing(now: Date())
+        endRing(now: now)
         return [.silence(id), .save]
     }
 
@@ -102,7 +103,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     /// wake for at `now`. While one rings, alarms already due wait for it to end: its end is an
     /// event that handles them, not a deadline (a deadline in the past would fire at once, again
     /// and again, until the ring ends).
-    public func nextDeadline(now: Date) -> Date? {
+    public func nextDeadline(now: WallInstant) -> WallInstant? {
         let waitingForTheRing = ringing != nil
         return alarms.filter { $0.phase != .ringing && !(waitingForTheRing && $0.nextFire <= now) }.map(\.nextFire).min()
     }
@@ -112,13 +113,13 @@ public struct AlarmBook: Codable, Sendable, Hashable {
 
     /// Handles everything due at `now`: an alarm due within ``grace`` rings (one at a time: a
     /// second one due meanwhile waits for the first to end), anything older is missed.
-    public mutating func fireDue(now: Date, resolver: WallClockResolver) -> [AlarmAction] {
+    public mutating func fireDue(now: WallInstant, resolver: WallClockResolver) -> [AlarmAction] {
         var actions: [AlarmAction] = []
         for index in alarms.indices.sorted(by: { alarms[$0].nextFire < alarms[$1].nextFire }) {
             let alarm = alarms[index]
             guard alarm.phase != .ringing, alarm.nextFire <= now else { continue }
             let waited = waitedDuring?.contains(alarm.nextFire) ?? false
-            if now.timeIntervalSince(alarm.nextFire) > Self.grace && !waited {
+            if alarm.nextFire.duration(to: now) > Self.grace && !waited {
                 actions.append(.missed(alarm, due: alarm.nextFire))
                 advanceOrRetire(index, after: now, resolver: resolver)
             } else if ringing == nil {
@@ -135,7 +136,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     }
 
     /// Stop: a one-shot alarm is done, a repeating one waits for its next day.
-    public mutating func dismiss(_ id: UInt32, now: Date, resolver: WallClockResolver) -> [AlarmAction] {
+    public mutating func dismiss(_ id: UInt32, now: WallInstant, resolver: WallClockResolver) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }), alarms[index].phase == .ringing else { return [] }
         endRing(now: now)
         advanceOrRetire(index, after: now, resolver: resolver)
@@ -144,18 +145,18 @@ public struct AlarmBook: Codable, Sendable, Hashable {
     }
 
     /// Snooze: rings again after the alarm's snooze time.
-    public mutating func snooze(_ id: UInt32, now: Date) -> [AlarmAction] {
+    public mutating func snooze(_ id: UInt32, now: WallInstant) -> [AlarmAction] {
         guard let index = alarms.firstIndex(where: { $0.id == id }), alarms[index].phase == .ringing else { return [] }
         endRing(now: now)
         alarms[index].phase = .snoozed
-        alarms[index].nextFire = now.addingTimeInterval(alarms[index].snooze)
+        alarms[index].nextFire = now + alarms[index].snooze
         return [.silence(id), .save]
     }
 
     /// The wall clock or time zone changed: times of day are re-resolved so they ring at the
     /// local time meant. Instants (and snoozes, which are a duration from when they started)
     /// keep their instant.
-    public mutating func rearm(now: Date, resolver: WallClockResolver) -> [AlarmAction] {
+    public mutating func rearm(now: WallInstant, resolver: WallClockResolver) -> [AlarmAction] {
         var changed = false
         for index in alarms.indices where alarms[index].phase == .scheduled {
             // One the clock jumped over is left due: fireDue rings or reports it.
@@ -179,14 +180,14 @@ public struct AlarmBook: Codable, Sendable, Hashable {
         waitedDuring = nil
     }
 
-    private mutating func endRing(now: Date) {
+    private mutating func endRing(now: WallInstant) {
         if let start = ringStartedAt { waitedDuring = min(start, now)...now }
         ringStartedAt = nil
     }
 
     /// Moves a repeating alarm to its next day after `after`; marks a one-shot one for removal
     /// (id 0, removed by the caller once iteration is over).
-    private mutating func advanceOrRetire(_ index: Int, after: Date, resolver: WallClockResolver) {
+    private mutating func advanceOrRetire(_ index: Int, after: WallInstant, resolver: WallClockResolver) {
         let alarm = alarms[index]
         if case .wallClock(let clock) = alarm.time, alarm.repeatRule.repeats,
             let next = resolver.nextFire(of: clock, rule: alarm.repeatRule, after: max(after, alarm.nextFire))

@@ -1,4 +1,5 @@
 public import Foundation
+public import Timekeeping
 
 /// A time of day on the wall clock, as the user means it (`07:30` is half past seven local time
 /// whatever the offset from UTC is that day).
@@ -32,7 +33,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
     /// At a time of day (the next one, or per the repeat rule).
     case wallClock(WallClockTime)
     /// At one instant (`+10m`, or an ISO 8601 date-time).
-    case instant(Date)
+    case instant(WallInstant)
 
     /// Why a time was rejected.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -43,11 +44,11 @@ public enum AlarmTime: Codable, Sendable, Hashable {
     /// Reads `07:30`, `7:30pm`, `7pm`, `19:05:30`, `+10m`, `+90s`, `2026-11-22T07:30`,
     /// `2026-11-22 07:30:00`, `2026-11-22T07:30Z` or `…+01:00`. Relative times count from
     /// `now`; an ISO date-time without an offset is local time in `timeZone`.
-    public static func parse(_ text: String, now: Date, timeZone: TimeZone) throws(ParseError) -> AlarmTime {
+    public static func parse(_ text: String, now: WallInstant, timeZone: TimeZone) throws(ParseError) -> AlarmTime {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("+") {
             do {
-                return .instant(now.addingTimeInterval(try ClockDuration.parse(String(trimmed.dropFirst()))))
+                return .instant(now + (try ClockDuration.parse(String(trimmed.dropFirst()))))
             } catch {
                 throw ParseError(description: "\"\(text)\": \(error.description)")
             }
@@ -83,7 +84,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
 
     /// `YYYY-MM-DD(T| )HH:MM[:SS][Z|±HH[:]MM]`; nil when `text` does not look like a date at all,
     /// an error when it does but is invalid.
-    public static func parseISO(_ text: String, timeZone: TimeZone) throws(ParseError) -> Date? {
+    public static func parseISO(_ text: String, timeZone: TimeZone) throws(ParseError) -> WallInstant? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
             characters[10] == "T" || characters[10] == "t" || characters[10] == " "
@@ -108,8 +109,8 @@ public enum AlarmTime: Codable, Sendable, Hashable {
         else { throw invalid }
         let day = CivilDay(year: date[0], month: date[1], day: date[2])
         guard day.isValid else { throw invalid }
-        let naive = day.naiveSeconds + TimeInterval(time.secondsIntoDay)
-        if let offset { return Date(timeIntervalSince1970: naive - TimeInterval(offset)) }
+        let naive = day.naiveSeconds + Double(time.secondsIntoDay)
+        if let offset { return WallInstant(secondsSinceEpoch: naive - Double(offset)) }
         return WallClockResolver(timeZone: timeZone).instant(forNaive: naive)
     }
 }

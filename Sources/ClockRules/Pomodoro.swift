@@ -1,17 +1,17 @@
-public import Foundation
+public import Timekeeping
 
 /// A Pomodoro session as a state machine: `cycles` focus blocks with short breaks between them
-/// and a long break after the last, then it ends. Times are monotonic seconds (any origin).
+/// and a long break after the last, then it ends. Times are awake instants (see ``AwakeInstant``).
 /// Every transition returns the actions the clock service carries out.
 public struct Pomodoro: Sendable, Hashable {
     /// Lengths and count.
     public struct Settings: Sendable, Hashable {
-        /// Seconds of focus per block.
-        public var work: TimeInterval = 25 * 60
-        /// Seconds of each break between blocks.
-        public var shortBreak: TimeInterval = 5 * 60
-        /// Seconds of the break after the last block.
-        public var longBreak: TimeInterval = 15 * 60
+        /// Focus per block.
+        public var work: Duration = .seconds(25 * 60)
+        /// Each break between blocks.
+        public var shortBreak: Duration = .seconds(5 * 60)
+        /// The break after the last block.
+        public var longBreak: Duration = .seconds(15 * 60)
         /// Focus blocks in the session.
         public var cycles = 4
 
@@ -20,7 +20,7 @@ public struct Pomodoro: Sendable, Hashable {
 
         /// Whether the lengths and count make sense.
         public var isValid: Bool {
-            [work, shortBreak, longBreak].allSatisfy { $0.isFinite && $0 >= 1 && $0 <= ClockDuration.maximum }
+            [work, shortBreak, longBreak].allSatisfy { $0 >= .seconds(1) && $0 <= ClockDuration.maximum }
                 && (1...100).contains(cycles)
         }
     }
@@ -65,12 +65,12 @@ public struct Pomodoro: Sendable, Hashable {
     /// The current phase.
     public private(set) var phase: Phase
     /// When the phase ends, while running.
-    public private(set) var phaseEnd: TimeInterval
-    /// Seconds left in the phase while paused; nil while running.
-    public private(set) var pausedRemaining: TimeInterval?
+    public private(set) var phaseEnd: AwakeInstant
+    /// Time left in the phase while paused; nil while running.
+    public private(set) var pausedRemaining: Duration?
 
     /// Starts focus block 1 at `now`.
-    public static func start(_ settings: Settings, now: TimeInterval) -> (Pomodoro, [Action]) {
+    public static func start(_ settings: Settings, now: AwakeInstant) -> (Pomodoro, [Action]) {
         let session = Pomodoro(settings: settings, phase: .focus(1), phaseEnd: now + settings.work, pausedRemaining: nil)
         return (session, [.playMusic, .notify(summary: "Focus 1 of \(settings.cycles)",
                                               body: "\(ClockDuration.spoken(settings.work)) focus block"), .phaseChanged])
@@ -79,15 +79,15 @@ public struct Pomodoro: Sendable, Hashable {
     /// Whether the timer is paused.
     public var isPaused: Bool { pausedRemaining != nil }
 
-    /// Seconds left in the phase.
-    public func remaining(at now: TimeInterval) -> TimeInterval {
-        pausedRemaining ?? max(0, phaseEnd - now)
+    /// Time left in the phase.
+    public func remaining(at now: AwakeInstant) -> Duration {
+        pausedRemaining ?? max(.zero, phaseEnd - now)
     }
 
     /// Moves to the next phase when the current one is over at `now`.
-    public mutating func advance(now: TimeInterval) -> [Action] {
+    public mutating func advance(now: AwakeInstant) -> [Action] {
         // A wake-up a hair early (timer rounding) still ends the phase.
-        guard !isPaused, now >= phaseEnd - 0.05 else { return [] }
+        guard !isPaused, now >= phaseEnd - .milliseconds(50) else { return [] }
         let cycles = settings.cycles
         switch phase {
         case .focus(let n) where n < cycles:
@@ -114,15 +114,15 @@ public struct Pomodoro: Sendable, Hashable {
     }
 
     /// Pauses the timer (and the music, in a focus block).
-    public mutating func pause(now: TimeInterval) -> [Action] {
+    public mutating func pause(now: AwakeInstant) -> [Action] {
         guard !isPaused else { return [] }
-        pausedRemaining = max(0, phaseEnd - now)
+        pausedRemaining = max(.zero, phaseEnd - now)
         if case .focus = phase { return [.pauseMusic, .phaseChanged] }
         return [.phaseChanged]
     }
 
     /// Resumes the timer (and the music, in a focus block).
-    public mutating func resume(now: TimeInterval) -> [Action] {
+    public mutating func resume(now: AwakeInstant) -> [Action] {
         guard let left = pausedRemaining else { return [] }
         pausedRemaining = nil
         phaseEnd = now + left
@@ -133,12 +133,12 @@ public struct Pomodoro: Sendable, Hashable {
     /// The next instant the owner must wake: the phase end, or the next minute boundary of the
     /// remaining time (the display shows whole minutes, so it changes only there); nil while
     /// paused.
-    public func nextWakeUp(after now: TimeInterval) -> TimeInterval? {
+    public func nextWakeUp(after now: AwakeInstant) -> AwakeInstant? {
         guard !isPaused else { return nil }
         let left = phaseEnd - now
-        guard left > 60 else { return phaseEnd }
-        let minutesShown = (left / 60).rounded(.up)
-        return phaseEnd - (minutesShown - 1) * 60
+        guard left > .seconds(60) else { return phaseEnd }
+        let minutesShown = (left / .seconds(60)).rounded(.up)
+        return phaseEnd - .seconds(60) * (minutesShown - 1)
     }
 
     /// `Focus 2 of 4`, `Short break`, `Long break`.
@@ -151,8 +151,8 @@ public struct Pomodoro: Sendable, Hashable {
     }
 
     /// What Metadata's title shows: `Focus 2 of 4 · 24 min left`, `Paused — Short break · 3 min left`.
-    public func title(at now: TimeInterval) -> String {
-        let minutes = Int((remaining(at: now) / 60).rounded(.up))
+    public func title(at now: AwakeInstant) -> String {
+        let minutes = Int((remaining(at: now) / .seconds(60)).rounded(.up))
         let text = "\(phaseTitle) · \(max(1, minutes)) min left"
         return isPaused ? "Paused — " + text : text
     }

@@ -1,4 +1,5 @@
 public import Foundation
+public import Timekeeping
 
 /// A day of the proleptic Gregorian calendar, counted in "naive" seconds: the local wall-clock
 /// reading expressed as if it were UTC, where every day is exactly 86 400 s long. Working in
@@ -62,13 +63,13 @@ public struct WallClockResolver: Sendable {
         self.timeZone = timeZone
     }
 
-    /// The naive seconds (local reading as if UTC) of `date`.
-    public func naive(_ date: Date) -> TimeInterval {
-        date.timeIntervalSince1970 + TimeInterval(timeZone.secondsFromGMT(for: date))
+    /// The naive seconds (local reading as if UTC) of `instant`.
+    public func naive(_ instant: WallInstant) -> TimeInterval {
+        instant.secondsSinceEpoch + TimeInterval(timeZone.secondsFromGMT(for: Date(instant)))
     }
 
     /// The instant the wall clock first reads `naive` (or, inside a gap, the end of the gap).
-    public func instant(forNaive naive: TimeInterval) -> Date {
+    public func instant(forNaive naive: TimeInterval) -> WallInstant {
         // Offsets around the reading: a day either side covers any single transition.
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive - 86_400))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive + 86_400))
@@ -76,16 +77,16 @@ public struct WallClockResolver: Sendable {
             (offset, Date(timeIntervalSince1970: naive - TimeInterval(offset)))
         }
         let valid = candidates.filter { timeZone.secondsFromGMT(for: $0.1) == $0.0 }.map(\.1)
-        if let first = valid.min() { return first }
+        if let first = valid.min() { return WallInstant(first) }
         // In a gap: the transition lies between the two interpretations; it is the gap's end.
         let earliest = Date(timeIntervalSince1970: naive - TimeInterval(max(before, after)))
-        return timeZone.nextDaylightSavingTimeTransition(after: earliest)
-            ?? Date(timeIntervalSince1970: naive - TimeInterval(min(before, after)))
+        return WallInstant(timeZone.nextDaylightSavingTimeTransition(after: earliest)
+            ?? Date(timeIntervalSince1970: naive - TimeInterval(min(before, after))))
     }
 
     /// The first instant after `after` when `time` is due on a day `rule` allows, per the rule
     /// above. nil only when the rule allows no day at all.
-    public func nextFire(of time: WallClockTime, rule: RepeatRule, after: Date) -> Date? {
+    public func nextFire(of time: WallClockTime, rule: RepeatRule, after: WallInstant) -> WallInstant? {
         let today = Int((naive(after) / 86_400).rounded(.down))
         for offset in 0...8 {
             let day = today + offset
@@ -102,11 +103,11 @@ public struct WallClockResolver: Sendable {
         ((days % 7 + 7 + 4) % 7) + 1
     }
 
-    /// `HH:MM` of `date` on this wall clock, preceded by its date (`2026-11-26 00:00`) unless
+    /// `HH:MM` of `instant` on this wall clock, preceded by its date (`2026-11-26 00:00`) unless
     /// it falls on the same local day as `now`: a bare `00:00` read late in the evening meant
     /// tomorrow with nothing to say so.
-    public func describe(_ date: Date, relativeTo now: Date) -> String {
-        let local = naive(date)
+    public func describe(_ instant: WallInstant, relativeTo now: WallInstant) -> String {
+        let local = naive(instant)
         let day = CivilDay(daysSinceEpoch: Int((local / 86_400).rounded(.down)))
         let today = CivilDay(daysSinceEpoch: Int((naive(now) / 86_400).rounded(.down)))
         let seconds = Int(local - day.naiveSeconds)
@@ -114,5 +115,20 @@ public struct WallClockResolver: Sendable {
             + (seconds % 60 == 0 ? "" : String(format: ":%02d", seconds % 60))
         if day == today { return time }
         return String(format: "%04d-%02d-%02d ", day.year, day.month, day.day) + time
+    }
+}
+
+/// The wall clock's edge with Foundation, whose calendar and time-zone rules the resolver uses.
+extension WallInstant {
+    /// The instant `date` stands for.
+    public init(_ date: Date) {
+        self.init(secondsSinceEpoch: date.timeIntervalSince1970)
+    }
+}
+
+extension Date {
+    /// The date at `instant`.
+    public init(_ instant: WallInstant) {
+        self.init(timeIntervalSince1970: instant.secondsSinceEpoch)
     }
 }

@@ -4,6 +4,7 @@ import DBus
 import Foundation
 import LinnetCore
 import MPRIS
+import Timekeeping
 
 /// `linnet alarm TIME …`
 struct AlarmCommand: AsyncParsableCommand {
@@ -37,7 +38,7 @@ struct AlarmCommand: AsyncParsableCommand {
         if let snooze { options.append(("snooze", .double(try parseDuration(snooze)))) }
         let reply = try await client.call("AddAlarm", [.string(time), .stringVariantDictionary(options)])
         guard case .uint32(let id)? = reply.first, case .int64(let fire)? = reply.last else { return }
-        let when = WallClockResolver(timeZone: .current).describe(Date(timeIntervalSince1970: TimeInterval(fire)), relativeTo: Date())
+        let when = WallClockResolver(timeZone: .current).describe(WallInstant(secondsSinceEpoch: Double(fire)), relativeTo: WallInstant(Date()))
         print("alarm \(id) set for \(when)")
     }
 }
@@ -99,7 +100,7 @@ struct SleepCommand: AsyncParsableCommand {
         let seconds = try parseDuration(duration)
         let fadeSeconds = try parseDuration(fade, allowZero: true)
         _ = try await client.call("SetSleepTimer", [.double(seconds), .double(fadeSeconds)])
-        print("pausing in \(ClockDuration.clock(seconds))")
+        print("pausing in \(ClockDuration.clock(.seconds(seconds)))")
     }
 }
 
@@ -175,11 +176,11 @@ struct StatusCommand: AsyncParsableCommand {
             print("next alarm: none")
         }
         if case .double(let remaining)? = status["sleep-remaining"] {
-            print("sleep timer: \(ClockDuration.clock(remaining)) left")
+            print("sleep timer: \(ClockDuration.clock(.seconds(remaining))) left")
         }
         if case .string(let title)? = status["pomodoro-title"], case .double(let remaining)? = status["pomodoro-remaining"] {
             let paused = status["pomodoro-paused"] == .boolean(true) ? " (paused)" : ""
-            print("pomodoro: \(title), \(ClockDuration.clock(remaining)) left\(paused)")
+            print("pomodoro: \(title), \(ClockDuration.clock(.seconds(remaining))) left\(paused)")
         }
         if case .string(let policy)? = status["focus-policy"] { print("focus policy: \(policy)") }
     }

@@ -76,10 +76,10 @@ struct LinnetClient {
     }
 }
 
-/// Parses durations for options (`25m`, `90s`, `1h30m`).
+/// Parses durations for options (`25m`, `90s`, `1h30m`) into the seconds D-Bus carries.
 func parseDuration(_ text: String, allowZero: Bool = false) throws -> TimeInterval {
     do {
-        return try ClockDuration.parse(text, allowZero: allowZero)
+        return try ClockDuration.parse(text, allowZero: allowZero).inSeconds
     } catch {
         throw ValidationError(error.description)
     }

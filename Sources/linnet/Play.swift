@@ -45,7 +45,7 @@ struct Play: AsyncParsableCommand {
     @Option(name: .customLong("ring-limit"), help: ArgumentHelp(
         "An unanswered alarm stops after this long (e.g. 10m, 90s).", valueName: "duration"),
         transform: { text in try ClockDuration.parse(text) })
-    var ringLimit: TimeInterval = 600
+    var ringLimit: Duration = .seconds(600)
 
     @Flag(name: .customLong("no-resume"), help: "Ignore the saved session.")
     var noResume = false

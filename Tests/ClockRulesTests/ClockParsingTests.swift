@@ -1,32 +1,33 @@
 @testable import ClockRules
 import Foundation
 import Testing
+import Timekeeping
 
 /// Durations, times and repeat rules as users type them.
 @Suite struct ClockParsingTests {
     let utc = TimeZone(identifier: "UTC")!
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     /// 2026-11-22T10:00:00Z, a Sunday.
-    let now = Date(timeIntervalSince1970: 1_795_341_600)
+    let now = WallInstant(secondsSinceEpoch: 1_795_341_600)
 
     @Test func durationsInEveryForm() throws {
-        #expect(try ClockDuration.parse("25m") == 1500)
-        #expect(try ClockDuration.parse("90s") == 90)
-        #expect(try ClockDuration.parse("1h30m") == 5400)
-        #expect(try ClockDuration.parse("1h30m15s") == 5415)
-        #expect(try ClockDuration.parse("2H") == 7200)
-        #expect(try ClockDuration.parse("1.5s") == 1.5)
-        #expect(try ClockDuration.parse("45") == 45)
-        #expect(try ClockDuration.parse("0s", allowZero: true) == 0)
-        #expect(try ClockDuration.parse("0", allowZero: true) == 0)
+        #expect(try ClockDuration.parse("25m") == .seconds(1500))
+        #expect(try ClockDuration.parse("90s") == .seconds(90))
+        #expect(try ClockDuration.parse("1h30m") == .seconds(5400))
+        #expect(try ClockDuration.parse("1h30m15s") == .seconds(5415))
+        #expect(try ClockDuration.parse("2H") == .seconds(7200))
+        #expect(try ClockDuration.parse("1.5s") == .seconds(1.5))
+        #expect(try ClockDuration.parse("45") == .seconds(45))
+        #expect(try ClockDuration.parse("0s", allowZero: true) == .seconds(0))
+        #expect(try ClockDuration.parse("0", allowZero: true) == .seconds(0))
         for bad in ["", "0", "0s", "-5m", "m", "5x", "30m1h", "5m5m", "10", "1e400", "400d", "5 m"] where bad != "10" {
             #expect(throws: ClockDuration.ParseError.self, "\(bad)") { try ClockDuration.parse(bad) }
         }
-        #expect(ClockDuration.spoken(300) == "5 minute")
-        #expect(ClockDuration.spoken(2) == "2 second")
-        #expect(ClockDuration.spoken(5400) == "1 hour 30 minute")
-        #expect(ClockDuration.clock(65) == "1:05")
-        #expect(ClockDuration.clock(3725) == "1:02:05")
+        #expect(ClockDuration.spoken(.seconds(300)) == "5 minute")
+        #expect(ClockDuration.spoken(.seconds(2)) == "2 second")
+        #expect(ClockDuration.spoken(.seconds(5400)) == "1 hour 30 minute")
+        #expect(ClockDuration.clock(.seconds(65)) == "1:05")
+        #expect(ClockDuration.clock(.seconds(3725)) == "1:02:05")
     }
 
     @Test func timesOfDay() throws {
@@ -48,13 +49,13 @@ import Testing
     }
 
     @Test func relativeAndISOTimes() throws {
-        #expect(try AlarmTime.parse("+10m", now: now, timeZone: utc) == .instant(now + 600))
-        #expect(try AlarmTime.parse("+90s", now: now, timeZone: utc) == .instant(now + 90))
-        #expect(try AlarmTime.parse("2026-11-22T10:30:00Z", now: now, timeZone: berlin) == .instant(now + 1800))
-        #expect(try AlarmTime.parse("2026-11-22T11:30+01:00", now: now, timeZone: utc) == .instant(now + 1800))
-        #expect(try AlarmTime.parse("2026-11-22T05:30-0500", now: now, timeZone: utc) == .instant(now + 1800))
+        #expect(try AlarmTime.parse("+10m", now: now, timeZone: utc) == .instant(now + .seconds(600)))
+        #expect(try AlarmTime.parse("+90s", now: now, timeZone: utc) == .instant(now + .seconds(90)))
+        #expect(try AlarmTime.parse("2026-11-22T10:30:00Z", now: now, timeZone: berlin) == .instant(now + .seconds(1800)))
+        #expect(try AlarmTime.parse("2026-11-22T11:30+01:00", now: now, timeZone: utc) == .instant(now + .seconds(1800)))
+        #expect(try AlarmTime.parse("2026-11-22T05:30-0500", now: now, timeZone: utc) == .instant(now + .seconds(1800)))
         // No offset: local time in the given zone (CET in November, UTC+1).
-        #expect(try AlarmTime.parse("2026-11-22 11:30", now: now, timeZone: berlin) == .instant(now + 1800))
+        #expect(try AlarmTime.parse("2026-11-22 11:30", now: now, timeZone: berlin) == .instant(now + .seconds(1800)))
         for bad in ["2026-02-30T07:00", "2026-13-01T07:00", "2026-11-22T25:00", "2026-11-22Tfoo"] {
             #expect(throws: AlarmTime.ParseError.self, "\(bad)") { try AlarmTime.parse(bad, now: now, timeZone: utc) }
         }

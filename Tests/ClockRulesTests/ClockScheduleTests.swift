@@ -1,6 +1,7 @@
 @testable import ClockRules
 import Foundation
 import Testing
+import Timekeeping
 
 /// Next fire times with an injected clock and time zone, across DST changes, and the alarm
 /// book's rules (ring, miss, snooze, dismiss, cancel, persistence).
@@ -8,9 +9,9 @@ import Testing
     let berlin = WallClockResolver(timeZone: TimeZone(identifier: "Europe/Berlin")!)
     let newYork = WallClockResolver(timeZone: TimeZone(identifier: "America/New_York")!)
 
-    func utc(_ text: String) -> Date {
+    func utc(_ text: String) -> WallInstant {
         let formatter = ISO8601DateFormatter()
-        return formatter.date(from: text)!
+        return WallInstant(formatter.date(from: text)!)
     }
 
     func time(_ hour: Int, _ minute: Int) -> WallClockTime { WallClockTime(hour: hour, minute: minute)! }
@@ -67,20 +68,20 @@ import Testing
         let now = utc("2026-11-22T10:00:00Z")
         var options = Alarm.Options()
         options.label = "First"
-        let first = try book.add(.instant(now + 1), options: options, now: now, resolver: berlin)
+        let first = try book.add(.instant(now + .seconds(1)), options: options, now: now, resolver: berlin)
         options.label = "Second"
-        let second = try book.add(.instant(now + 1), options: options, now: now, resolver: berlin)
+        let second = try book.add(.instant(now + .seconds(1)), options: options, now: now, resolver: berlin)
         options.label = "Later"
-        let later = try book.add(.instant(now + 600), options: options, now: now, resolver: berlin)
-        let rung = book.fireDue(now: now + 1, resolver: berlin)
+        let later = try book.add(.instant(now + .seconds(600)), options: options, now: now, resolver: berlin)
+        let rung = book.fireDue(now: now + .seconds(1), resolver: berlin)
         #expect(rung.filter { if case .ring = $0 { true } else { false } }.count == 1)
         let waiting = book.ringing?.id == first.id ? second : first
         #expect(book.alarm(waiting.id)?.phase == .scheduled)
-        #expect(book.nextDeadline(now: now + 2) == later.nextFire)
+        #expect(book.nextDeadline(now: now + .seconds(2)) == later.nextFire)
         // Once the ring ends, the waiting alarm rings (it waited, so it is not missed).
-        let ended = book.dismiss(book.ringing!.id, now: now + 30, resolver: berlin)
+        let ended = book.dismiss(book.ringing!.id, now: now + .seconds(30), resolver: berlin)
         #expect(ended.first == .silence(waiting.id == first.id ? second.id : first.id))
-        let next = book.fireDue(now: now + 30, resolver: berlin)
+        let next = book.fireDue(now: now + .seconds(30), resolver: berlin)
         #expect(next.first == .ring(book.alarm(waiting.id)!))
     }
 
@@ -89,22 +90,22 @@ import Testing
         let now = utc("2026-11-22T10:00:00Z")
         var options = Alarm.Options()
         options.label = "Tea"
-        let tea = try book.add(.instant(now + 2), options: options, now: now, resolver: berlin)
+        let tea = try book.add(.instant(now + .seconds(2)), options: options, now: now, resolver: berlin)
         options.label = "Standup"
         options.repeatRule = .weekdays
         let standup = try book.add(.wallClock(time(9, 0)), options: options, now: now, resolver: berlin)
         #expect(standup.nextFire == utc("2026-11-23T08:00:00Z"))
-        #expect(book.nextDeadline(now: now) == now + 2)
-        #expect(book.fireDue(now: now + 1, resolver: berlin).isEmpty)
-        let ringing = book.fireDue(now: now + 2.5, resolver: berlin)
+        #expect(book.nextDeadline(now: now) == now + .seconds(2))
+        #expect(book.fireDue(now: now + .seconds(1), resolver: berlin).isEmpty)
+        let ringing = book.fireDue(now: now + .seconds(2.5), resolver: berlin)
         #expect(ringing.first == .ring(book.alarm(tea.id)!))
         #expect(book.ringing?.id == tea.id)
         // Snooze: silent, due again after the snooze time; Stop then retires the one-shot alarm.
-        #expect(book.snooze(tea.id, now: now + 3) == [.silence(tea.id), .save])
-        #expect(book.alarm(tea.id)?.nextFire == now + 3 + options.snooze)
+        #expect(book.snooze(tea.id, now: now + .seconds(3)) == [.silence(tea.id), .save])
+        #expect(book.alarm(tea.id)?.nextFire == now + .seconds(3) + options.snooze)
         #expect(book.alarm(tea.id)?.phase == .snoozed)
-        _ = book.fireDue(now: now + 3 + options.snooze, resolver: berlin)
-        #expect(book.dismiss(tea.id, now: now + 600, resolver: berlin) == [.silence(tea.id), .save])
+        _ = book.fireDue(now: now + .seconds(3) + options.snooze, resolver: berlin)
+        #expect(book.dismiss(tea.id, now: now + .seconds(600), resolver: berlin) == [.silence(tea.id), .save])
         #expect(book.alarm(tea.id) == nil)
         // The machine slept through Monday's standup: reported once, moved to Tuesday, not rung.
         let actions = book.fireDue(now: utc("2026-11-23T11:00:00Z"), resolver: berlin)
@@ -116,39 +117,39 @@ import Testing
     @Test func anAlarmDueWhileAnotherRingsRingsAfterItInsteadOfBeingMissed() throws {
         var book = AlarmBook()
         let now = utc("2026-11-22T07:00:00Z")
-        let first = try book.add(.instant(now + 60), options: Alarm.Options(), now: now, resolver: berlin)
-        let second = try book.add(.instant(now + 120), options: Alarm.Options(), now: now, resolver: berlin)
-        #expect(book.fireDue(now: now + 60, resolver: berlin).first == .ring(book.alarm(first.id)!))
+        let first = try book.add(.instant(now + .seconds(60)), options: Alarm.Options(), now: now, resolver: berlin)
+        let second = try book.add(.instant(now + .seconds(120)), options: Alarm.Options(), now: now, resolver: berlin)
+        #expect(book.fireDue(now: now + .seconds(60), resolver: berlin).first == .ring(book.alarm(first.id)!))
         // The second comes due while the first rings: it waits.
-        #expect(book.fireDue(now: now + 125, resolver: berlin).isEmpty)
+        #expect(book.fireDue(now: now + .seconds(125), resolver: berlin).isEmpty)
         // The first rang unanswered for ten minutes; the second rings next, not reported missed.
-        _ = book.dismiss(first.id, now: now + 660, resolver: berlin)
-        #expect(book.fireDue(now: now + 660, resolver: berlin).first == .ring(book.alarm(second.id)!))
-        _ = book.dismiss(second.id, now: now + 700, resolver: berlin)
+        _ = book.dismiss(first.id, now: now + .seconds(660), resolver: berlin)
+        #expect(book.fireDue(now: now + .seconds(660), resolver: berlin).first == .ring(book.alarm(second.id)!))
+        _ = book.dismiss(second.id, now: now + .seconds(700), resolver: berlin)
         // Later alarms are judged on their own lateness again.
-        let third = try book.add(.instant(now + 800), options: Alarm.Options(), now: now + 700, resolver: berlin)
-        _ = book.fireDue(now: now + 700, resolver: berlin)
-        #expect(book.fireDue(now: now + 5000, resolver: berlin).first == .missed(third, due: now + 800))
+        let third = try book.add(.instant(now + .seconds(800)), options: Alarm.Options(), now: now + .seconds(700), resolver: berlin)
+        _ = book.fireDue(now: now + .seconds(700), resolver: berlin)
+        #expect(book.fireDue(now: now + .seconds(5000), resolver: berlin).first == .missed(third, due: now + .seconds(800)))
     }
 
     @Test func refusalsAndCancelling() throws {
         var book = AlarmBook()
         let now = utc("2026-11-22T10:00:00Z")
         var options = Alarm.Options()
-        #expect(throws: AlarmError.self) { try book.add(.instant(now - 60), options: options, now: now, resolver: berlin) }
+        #expect(throws: AlarmError.self) { try book.add(.instant(now - .seconds(60)), options: options, now: now, resolver: berlin) }
         options.repeatRule = .daily
-        #expect(throws: AlarmError.self) { try book.add(.instant(now + 60), options: options, now: now, resolver: berlin) }
+        #expect(throws: AlarmError.self) { try book.add(.instant(now + .seconds(60)), options: options, now: now, resolver: berlin) }
         options.repeatRule = .once
-        options.snooze = 0
-        #expect(throws: AlarmError.self) { try book.add(.instant(now + 60), options: options, now: now, resolver: berlin) }
-        options.snooze = 60
-        let alarm = try book.add(.instant(now + 60), options: options, now: now, resolver: berlin)
+        options.snooze = .zero
+        #expect(throws: AlarmError.self) { try book.add(.instant(now + .seconds(60)), options: options, now: now, resolver: berlin) }
+        options.snooze = .seconds(60)
+        let alarm = try book.add(.instant(now + .seconds(60)), options: options, now: now, resolver: berlin)
         #expect(alarm.label == "Alarm")
-        #expect(throws: AlarmError.self) { try book.cancel(alarm.id + 1) }
-        #expect(try book.cancel(alarm.id) == [.save])
+        #expect(throws: AlarmError.self) { try book.cancel(alarm.id + 1, now: now) }
+        #expect(try book.cancel(alarm.id, now: now) == [.save])
         #expect(book.alarms.isEmpty)
         // Ids are not reused after a cancel.
-        #expect(try book.add(.instant(now + 60), options: options, now: now, resolver: berlin).id == alarm.id + 1)
+        #expect(try book.add(.instant(now + .seconds(60)), options: options, now: now, resolver: berlin).id == alarm.id + 1)
     }
 
     @Test func aRingingAlarmSurvivesARestartAsDue() throws {
@@ -162,7 +163,33 @@ import Testing
         restored.recoverAfterRestart()
         #expect(restored.ringing == nil)
         // Back within the grace period: it rings; hours later it would be reported instead.
-        #expect(restored.fireDue(now: alarm.nextFire + 10, resolver: berlin).first == .ring(restored.alarm(alarm.id)!))
+        #expect(restored.fireDue(now: alarm.nextFire + .seconds(10), resolver: berlin).first == .ring(restored.alarm(alarm.id)!))
+    }
+
+    /// alarms.json written before the core had its own time type (Foundation's `Date`, seconds
+    /// as `TimeInterval`) loads unchanged, and what is written now reads back the old way.
+    @Test func alarmsKeepTheirSavedLayout() throws {
+        struct DateEraAlarm: Codable, Equatable {
+            var id: UInt32
+            var label: String
+            var time: DateEraTime
+            var repeatRule: RepeatRule
+            var ramp: TimeInterval
+            var snooze: TimeInterval
+            var nextFire: Date
+            var phase: String
+        }
+        enum DateEraTime: Codable, Equatable { case instant(Date) }
+        let fire = Date(timeIntervalSince1970: 1_795_345_200.5)
+        let old = DateEraAlarm(id: 3, label: "Tea", time: .instant(fire), repeatRule: .once, ramp: 12.5, snooze: 300,
+                               nextFire: fire, phase: "snoozed")
+        let alarm = try JSONDecoder().decode(Alarm.self, from: JSONEncoder().encode(old))
+        #expect(alarm.nextFire == WallInstant(fire))
+        #expect(alarm.time == .instant(WallInstant(fire)))
+        #expect(alarm.ramp == .milliseconds(12_500))
+        #expect(alarm.snooze == .seconds(300))
+        #expect(alarm.phase == .snoozed)
+        #expect(try JSONDecoder().decode(DateEraAlarm.self, from: JSONEncoder().encode(alarm)) == old)
     }
 
     @Test func rearmingFollowsANewTimeZone() throws {
@@ -176,17 +203,18 @@ import Testing
     }
 
     @Test func sleepTimerFadesLinearlyThenStops() {
-        let timer = SleepTimer(duration: 10, fade: 4, now: 100)
-        #expect(timer.level(at: 100) == 1)
-        #expect(timer.level(at: 106) == 1)
-        #expect(timer.level(at: 108) == 0.5)
-        #expect(timer.level(at: 110) == 0)
-        #expect(timer.remaining(at: 103) == 7)
-        #expect(timer.nextWakeUp(after: 100, step: 0.25) == 106)
-        #expect(timer.nextWakeUp(after: 107, step: 0.25) == 107.25)
-        #expect(timer.nextWakeUp(after: 109.9, step: 0.25) == 110)
-        #expect(timer.nextWakeUp(after: 110, step: 0.25) == nil)
+        func awake(_ seconds: Double) -> AwakeInstant { .origin + .seconds(seconds) }
+        let timer = SleepTimer(duration: .seconds(10), fade: .seconds(4), now: awake(100))
+        #expect(timer.level(at: awake(100)) == 1)
+        #expect(timer.level(at: awake(106)) == 1)
+        #expect(timer.level(at: awake(108)) == 0.5)
+        #expect(timer.level(at: awake(110)) == 0)
+        #expect(timer.remaining(at: awake(103)) == .seconds(7))
+        #expect(timer.nextWakeUp(after: awake(100), step: .milliseconds(250)) == awake(106))
+        #expect(timer.nextWakeUp(after: awake(107), step: .milliseconds(250)) == awake(107.25))
+        #expect(timer.nextWakeUp(after: awake(109.9), step: .milliseconds(250)) == awake(110))
+        #expect(timer.nextWakeUp(after: awake(110), step: .milliseconds(250)) == nil)
         // A fade longer than the timer starts at once.
-        #expect(SleepTimer(duration: 2, fade: 30, now: 0).fade == 2)
+        #expect(SleepTimer(duration: .seconds(2), fade: .seconds(30), now: .origin).fade == .seconds(2))
     }
 }

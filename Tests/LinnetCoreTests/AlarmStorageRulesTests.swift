@@ -3,12 +3,13 @@ import Foundation
 import LinnetCore
 import Testing
 import TestSupport
+import Timekeeping
 
 /// The alarm book's caps, the salvage of a damaged alarms.json, and background saves that
 /// always end with the latest value.
 @Suite struct AlarmStorageRulesTests {
     let utc = WallClockResolver(timeZone: TimeZone(identifier: "UTC")!)
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = WallInstant(secondsSinceEpoch: 1_800_000_000)
 
     private func options(_ label: String) -> Alarm.Options {
         var options = Alarm.Options()
@@ -20,25 +21,25 @@ import TestSupport
         var book = AlarmBook()
         let label = String(repeating: "L", count: 1024)
         for _ in 0..<AlarmBook.maximumAlarms {
-            _ = try book.add(.instant(now + 3600), options: options(label), now: now, resolver: utc)
+            _ = try book.add(.instant(now + .seconds(3600)), options: options(label), now: now, resolver: utc)
         }
-        #expect(throws: AlarmError.self) { try book.add(.instant(now + 3600), options: options("x"), now: now, resolver: utc) }
+        #expect(throws: AlarmError.self) { try book.add(.instant(now + .seconds(3600)), options: options("x"), now: now, resolver: utc) }
         do {
-            _ = try book.add(.instant(now + 3600), options: options("x"), now: now, resolver: utc)
+            _ = try book.add(.instant(now + .seconds(3600)), options: options("x"), now: now, resolver: utc)
         } catch {
             #expect(error.exceedsLimit)
         }
         var text = AlarmBook()
         let half = String(repeating: "T", count: AlarmBook.maximumTextBytes / 2)
-        _ = try text.add(.instant(now + 3600), options: options(half), now: now, resolver: utc)
-        _ = try text.add(.instant(now + 3600), options: options(half), now: now, resolver: utc)
-        #expect(throws: AlarmError.self) { try text.add(.instant(now + 3600), options: options("one more byte"), now: now, resolver: utc) }
+        _ = try text.add(.instant(now + .seconds(3600)), options: options(half), now: now, resolver: utc)
+        _ = try text.add(.instant(now + .seconds(3600)), options: options(half), now: now, resolver: utc)
+        #expect(throws: AlarmError.self) { try text.add(.instant(now + .seconds(3600)), options: options("one more byte"), now: now, resolver: utc) }
     }
 
     @Test func salvageKeepsEveryWholeAlarmBeforeACutAndSkipsAMalformedOne() throws {
         var book = AlarmBook()
         for label in ["One", "Tw\"o {[", "Three"] {
-            _ = try book.add(.instant(now + 3600), options: options(label), now: now, resolver: utc)
+            _ = try book.add(.instant(now + .seconds(3600)), options: options(label), now: now, resolver: utc)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -26,7 +26,7 @@ import TestSupport
                 // The scripted engine never answers a position query, like one still prerolling.
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(try await proxy.property("Position") == .int64(0))
-                #expect(scripted.player.savedSessionOnLoop().positionMicroseconds == 0)
+                #expect(scripted.player.savedSessionOnLoop().position == .zero)
             }
         }
     }

@@ -6,6 +6,7 @@ import LinnetCore
 import MPRIS
 import Testing
 import TestSupport
+import Timekeeping
 
 /// Alarms with the real binary on a private bus: the sound proven through a WAV capture of the
 /// effects stream, another real player paused and resumed, notifications with working actions,
@@ -92,14 +93,14 @@ import TestSupport
         // Written as linnet would have: one alarm due two hours ago (linnet was down), one daily.
         let file = world.home.appendingPathComponent("state/linnet/alarms.json")
         let resolver = WallClockResolver(timeZone: .current)
-        let then = Date().addingTimeInterval(-7200)
+        let then = WallInstant(Date()) - .seconds(7200)
         var book = AlarmBook()
         var options = Alarm.Options()
         options.label = "Dentist"
-        let missed = try book.add(.instant(then.addingTimeInterval(60)), options: options, now: then, resolver: resolver)
+        let missed = try book.add(.instant(then + .seconds(60)), options: options, now: then, resolver: resolver)
         options.label = "Morning"
         options.repeatRule = .daily
-        let daily = try book.add(.wallClock(WallClockTime(hour: 7, minute: 30)!), options: options, now: Date(), resolver: resolver)
+        let daily = try book.add(.wallClock(WallClockTime(hour: 7, minute: 30)!), options: options, now: WallInstant(Date()), resolver: resolver)
         try StateStore<AlarmBook>(fileURL: file).save(book)
 
         let quiet = try await world.makeTrack("quiet.ogg", title: "Quiet", seconds: 1)
@@ -129,7 +130,7 @@ import TestSupport
         try await world.start(["--no-resume", "--paused", quiet] + world.effectsArguments)
         let listed = try await world.listedAlarms()
         #expect(listed.map(\.id) == [daily.id])
-        #expect(listed.first?.nextFire == Int64(daily.nextFire.timeIntervalSince1970))
+        #expect(listed.first?.nextFire == Int64(daily.nextFire.secondsSinceEpoch))
         #expect(world.signals.values.dropFirst(before).allSatisfy { $0.member.rawValue != "AlarmMissed" })
         #expect(try await world.cli("alarms").output.contains("daily\tMorning"))
         world.kill()

@@ -2,6 +2,7 @@ import DBus
 import EventLoop
 import Foundation
 import MPRIS
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -15,7 +16,7 @@ final class LinnetWorld: @unchecked Sendable {
     let client: DBusConnection
     let signals = Recorder<DBusSignal>()
     private var subscription: DBusSubscription?
-    private(set) var process: Process?
+    private(set) var process: SpawnedProcess?
     private(set) var logFile: URL
     /// Variables added to (or overriding) the environment of the next `start`.
     var extraEnvironment: [String: String] = [:]
@@ -93,26 +94,17 @@ final class LinnetWorld: @unchecked Sendable {
     /// Starts linnet with `arguments` (a null sink that plays in real time unless given) and
     /// waits until it owns its bus name.
     func start(_ arguments: [String], sink: String = "fakesink sync=true", waitForName: Bool = true) async throws {
-        let process = Process()
         let linnetArguments = ["--audio-sink", sink, "--log-level", "debug"] + arguments
-        if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = launcher.dropFirst() + [Self.binary.path] + linnetArguments
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = linnetArguments
-        }
+        let command = launcher + [Self.binary.path] + linnetArguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in self.environment { environment[key] = value }
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logFile)
-        log.seekToEndOfFile()
-        process.standardOutput = outputPipe ?? log
-        process.standardError = outputPipe ?? log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // stdout and stderr into the pipe a test reads, else into a fresh log file.
+        let output = try outputPipe.map { FileDescriptor(rawValue: $0.fileHandleForWriting.fileDescriptor) }
+            ?? FileDescriptor.open(FilePath(logFile.path), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
+        let process = try await SpawnedProcess(
+            command[0], arguments: Array(command.dropFirst()), environment: environment, output: output,
+            closeOutput: outputPipe == nil)
         ChildProcessRegistry.record(pid: process.processIdentifier, description: "linnet")
         self.process = process
         if waitForName { try await waitForOwner() }
@@ -132,30 +124,20 @@ final class LinnetWorld: @unchecked Sendable {
     /// Waits for linnet to exit and returns its status (or nil if it did not exit in time).
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32? {
         guard let process else { return nil }
-        let deadline = ContinuousClock.now + timeout.scaledForSanitizers
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        // Returns at once now; it also drops the run loop source through which Foundation's
-        // Process retains itself, which polling isRunning never does (LeakSanitizer saw every
-        // polled Process, with its environment and log handle, kept alive by that cycle).
-        process.waitUntilExit()
+        guard let status = await process.waitForExit(timeout: timeout.scaledForSanitizers) else { return nil }
         ChildProcessRegistry.forget(pid: process.processIdentifier)
-        return process.terminationStatus
+        return status
     }
 
     /// Sends `signal` to linnet.
     func send(_ signal: Int32) {
-        guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, signal)
+        process?.send(signal)
     }
 
     /// Kills linnet with SIGKILL (Swift Testing blocks SIGTERM in children).
     func kill() {
         guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        ChildExit.wait(for: process)
+        process.killAndWait()
         ChildProcessRegistry.forget(pid: process.processIdentifier)
     }
 

@@ -12,8 +12,8 @@ import Testing
         let started = fixture.send(.engine(.trackStarted(uri: uris[1])))
         #expect(fixture.machine.queue.current?.uri == uris[1])
         #expect(MachineHarness.engineCommands(started) == [.setNext(uris[2])])
-        #expect(started.contains(.publish(fixture.machine.snapshot, position: .at(0), trackList: nil)))
-        #expect(!started.contains(.seeked(toMicroseconds: 0)))
+        #expect(started.contains(.publish(fixture.machine.snapshot, position: .at(.zero), trackList: nil)))
+        #expect(!started.contains(.seeked(to: .zero)))
     }
 
     @Test func repeatOneRestartsWithASeekedSignal() {
@@ -21,7 +21,7 @@ import Testing
         fixture.command(.setRepeatMode(.track))
         fixture.send(.engine(.aboutToFinish(handsOverNext: true)))
         let started = fixture.send(.engine(.trackStarted(uri: uris[0])))
-        #expect(started.last == .seeked(toMicroseconds: 0))
+        #expect(started.last == .seeked(to: .zero))
         #expect(fixture.machine.queue.current?.uri == uris[0])
     }
 
@@ -30,11 +30,11 @@ import Testing
         var queue = PlayQueue(seed: 1)
         _ = queue.replaceAll(with: uris, startAt: 1)
         let start = machine.handle(.start(PlayerStartup(
-            session: SavedSession(queue: queue, positionMicroseconds: 42_000_000, volume: 0.5, rate: 1.5), autoplay: false)))
+            session: SavedSession(queue: queue, position: .seconds(42), volume: 0.5, rate: 1.5), autoplay: false)))
         #expect(MachineHarness.engineCommands(start).prefix(5) == [.setVolume(0.5), .setRate(1.5), .load(uris[1]), .pause,
-                                                                   .seek(toMicroseconds: 42_000_000)])
+                                                                   .seek(to: .seconds(42))])
         let started = machine.handle(.engine(.trackStarted(uri: uris[1])))
-        #expect(started.last == .seeked(toMicroseconds: 42_000_000))
+        #expect(started.last == .seeked(to: .seconds(42)))
         #expect(machine.handle(.engine(.trackStarted(uri: uris[1]))).isEmpty)
     }
 
@@ -118,11 +118,11 @@ import Testing
         #expect(!fixture.log.contains(where: isAnnouncement))
         var tags = TrackTags()
         tags.title = "A"
-        #expect(fixture.send(.scanned(entryID: fixture.id(0), .read(tags, durationMicroseconds: 1, sidecarLyrics: nil)))
+        #expect(fixture.send(.scanned(entryID: fixture.id(0), .read(tags, duration: .microseconds(1), sidecarLyrics: nil)))
             .filter(isAnnouncement).count == 1)
         #expect(fixture.command(.setRate(1.5)).allSatisfy { !isAnnouncement($0) })
         tags.title = "b"
-        fixture.send(.scanned(entryID: fixture.id(1), .read(tags, durationMicroseconds: 1, sidecarLyrics: nil)))
+        fixture.send(.scanned(entryID: fixture.id(1), .read(tags, duration: .microseconds(1), sidecarLyrics: nil)))
         let next = fixture.command(.next)
         #expect(next.contains { if case .announce(let a) = $0 { a.title == "b" && a.canGoBack } else { false } })
         #expect(next.filter(isAnnouncement).count == 1)

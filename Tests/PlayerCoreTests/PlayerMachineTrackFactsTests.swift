@@ -23,36 +23,36 @@ import Testing
         for index in fixture.machine.queue.entries.indices {
             let art = "file:///cache/art/\(index).png"
             fixture.send(.scanned(entryID: fixture.id(index), .read(
-                Self.tags("T\(index)", art: art), durationMicroseconds: 1_000_000, sidecarLyrics: nil)))
+                Self.tags("T\(index)", art: art), duration: .microseconds(1_000_000), sidecarLyrics: nil)))
         }
     }
 
     @Test func theScanPublishesALocalTrackOnceAndTheEngineChangesNothingAfter() {
         var fixture = MachineHarness(uris: uris, autoplay: true)
         // Before the scan answers: the engine's length is kept quietly, its tags ignored.
-        #expect(Self.publications(fixture.engine(.duration(uri: uris[0], microseconds: 999_000))).isEmpty)
+        #expect(Self.publications(fixture.engine(.duration(uri: uris[0], .microseconds(999_000)))).isEmpty)
         #expect(Self.publications(fixture.engine(.tags(uri: uris[0], Self.tags("", art: "file:///m/cover.jpg")))).isEmpty)
         let scanned = fixture.send(.scanned(entryID: fixture.id(0), .read(
-            Self.tags("A", art: "file:///cache/art/a.png"), durationMicroseconds: 1_000_000, sidecarLyrics: nil)))
+            Self.tags("A", art: "file:///cache/art/a.png"), duration: .microseconds(1_000_000), sidecarLyrics: nil)))
         let shown = Self.publications(scanned)
         #expect(shown.count == 1)
         #expect(shown.first?.current?.facts.tags.title == "A")
         #expect(shown.first?.current?.facts.tags.artURI == "file:///cache/art/a.png")
-        #expect(shown.first?.current?.facts.length == 1_000_000)
+        #expect(shown.first?.current?.facts.length == .microseconds(1_000_000))
         // The engine then reads the same file: folder art first, a length a little off.
         #expect(fixture.engine(.tags(uri: uris[0], Self.tags("A", art: "file:///m/cover.jpg"))).isEmpty)
-        #expect(fixture.engine(.duration(uri: uris[0], microseconds: 998_458)).isEmpty)
+        #expect(fixture.engine(.duration(uri: uris[0], .microseconds(998_458))).isEmpty)
         #expect(fixture.machine.snapshot.current?.facts.tags.artURI == "file:///cache/art/a.png")
     }
 
     @Test func theEnginesLengthWaitsForAScanThatFindsNone() {
         var fixture = MachineHarness(uris: uris, autoplay: true)
-        fixture.engine(.duration(uri: uris[0], microseconds: 999_000))
+        fixture.engine(.duration(uri: uris[0], .microseconds(999_000)))
         // A publication meanwhile (the user pauses) shows no length yet: it comes with the tags.
         #expect(Self.publications(fixture.command(.pause)).allSatisfy { $0.current?.facts.length == nil })
         let scanned = fixture.send(.scanned(entryID: fixture.id(0), .read(
-            Self.tags("A", art: nil), durationMicroseconds: nil, sidecarLyrics: nil)))
-        #expect(Self.publications(scanned).map { $0.current?.facts.length } == [999_000])
+            Self.tags("A", art: nil), duration: nil, sidecarLyrics: nil)))
+        #expect(Self.publications(scanned).map { $0.current?.facts.length } == [.microseconds(999_000)])
     }
 
     @Test func aGaplessStartOfAReadTrackIsOnePublicationWithEverything() {
@@ -65,7 +65,7 @@ import Testing
         #expect(shown.first?.current?.facts.tags.title == "T1")
         #expect(shown.first?.current?.facts.tags.artURI == "file:///cache/art/1.png")
         #expect(fixture.engine(.tags(uri: uris[1], Self.tags("T1", art: "file:///m/cover.jpg"))).isEmpty)
-        #expect(fixture.engine(.duration(uri: uris[1], microseconds: 1_000_001)).isEmpty)
+        #expect(fixture.engine(.duration(uri: uris[1], .microseconds(1_000_001))).isEmpty)
     }
 
     @Test func theNextTrackAndAJumpedToTrackAreReadAhead() {
@@ -89,6 +89,6 @@ import Testing
         #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song one", art: nil)))).count == 1)
         #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song one", art: nil)))).isEmpty)
         #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song two", art: nil)))).count == 1)
-        #expect(Self.publications(fixture.engine(.duration(uri: stream, microseconds: 5))).count == 1)
+        #expect(Self.publications(fixture.engine(.duration(uri: stream, .microseconds(5)))).count == 1)
     }
 }

@@ -50,23 +50,23 @@ import Testing
     @Test func aSeekWhileStoppedIsWhereTheNextPlayStarts() {
         var fixture = MachineHarness(uris: uris)
         fixture.command(.stop)
-        let seek = fixture.command(.seek(toMicroseconds: 5_000_000))
+        let seek = fixture.command(.seek(to: .seconds(5)))
         #expect(MachineHarness.engineCommands(seek).isEmpty)
         #expect(seek == [.saveSoon])
-        #expect(fixture.machine.positionWithoutEngine == 5_000_000)
+        #expect(fixture.machine.positionWithoutEngine == .seconds(5))
         let play = fixture.command(.play)
-        #expect(MachineHarness.engineCommands(play).contains(.seek(toMicroseconds: 5_000_000)))
-        #expect(play.contains(.publish(fixture.machine.snapshot, position: .at(5_000_000), trackList: nil)))
+        #expect(MachineHarness.engineCommands(play).contains(.seek(to: .seconds(5))))
+        #expect(play.contains(.publish(fixture.machine.snapshot, position: .at(.seconds(5)), trackList: nil)))
     }
 
     @Test func positionAsksTheEngineOnlyWhenItMustAndRemembersItsLastAnswer() {
         var fixture = MachineHarness(uris: uris, autoplay: true)
         #expect(fixture.machine.positionWithoutEngine == nil)
-        #expect(fixture.machine.position(engineAnswer: 1_200_000) == 1_200_000)
+        #expect(fixture.machine.position(engineAnswer: .milliseconds(1200)) == .milliseconds(1200))
         // Prerolling: the engine cannot answer and is not moving.
-        #expect(fixture.machine.position(engineAnswer: nil) == 1_200_000)
+        #expect(fixture.machine.position(engineAnswer: nil) == .milliseconds(1200))
         fixture.command(.next)
-        #expect(fixture.machine.position(engineAnswer: nil) == 0)
+        #expect(fixture.machine.position(engineAnswer: nil) == .zero)
     }
 
     @Test func volumeDuringASleepFadeKeepsTheFadeAndMixerMuteReadsZero() {

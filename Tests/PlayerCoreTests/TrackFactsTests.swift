@@ -20,13 +20,13 @@ import Testing
         var first = TrackTags()
         first.title = "Title"
         first.artists = ["A"]
-        facts.merge(first, duration: 5)
+        facts.merge(first, duration: .microseconds(5))
         var second = TrackTags()
         second.album = "Album"
         facts.merge(second)
         #expect(facts.title(for: "file:///x.ogg") == "Title")
         #expect(facts.artists == ["A"])
         #expect(facts.tags.album == "Album")
-        #expect(facts.length == 5)
+        #expect(facts.length == .microseconds(5))
     }
 }

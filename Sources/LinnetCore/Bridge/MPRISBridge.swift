@@ -40,7 +40,7 @@ extension MPRISBridge: MPRISPlayerHandler {
     func stop() { command(.stop) }
     func next() { command(.next) }
     func previous() { command(.previous) }
-    func seek(to position: Microseconds) { command(.seek(toMicroseconds: position)) }
+    func seek(to position: Microseconds) { command(.seek(to: .microseconds(position))) }
     func setLoopStatus(_ status: LoopStatus) { command(.setRepeatMode(RepeatMode(status))) }
     func setShuffle(_ shuffle: Bool) { command(.setShuffle(shuffle)) }
     func setRate(_ rate: Double) { command(.setRate(rate)) }

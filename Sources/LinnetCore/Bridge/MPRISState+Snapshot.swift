@@ -3,6 +3,7 @@ import DBus
 import LibraryFormats
 import MPRIS
 import PlayerCore
+import Timekeeping
 
 extension MPRISState {
     /// Shows `snapshot`: the transport, the current track (or the overlay that replaces it) and
@@ -62,7 +63,7 @@ extension Metadata {
         artists = facts.artists
         album = facts.tags.album
         albumArtists = facts.tags.albumArtists
-        length = facts.length
+        length = facts.length?.inMicroseconds
         trackNumber = facts.tags.trackNumber.map { Int32(clamping: $0) }
         discNumber = facts.tags.discNumber.map { Int32(clamping: $0) }
         genres = facts.tags.genres

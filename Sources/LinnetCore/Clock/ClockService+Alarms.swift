@@ -3,6 +3,7 @@ public import ClockRules
 import EventLoop
 import Foundation
 import PlayerCore
+import Timekeeping
 
 extension ClockService {
     /// Adds an alarm at `timeText` (see ``AlarmTime/parse(_:now:timeZone:)``); `sound` must
@@ -13,7 +14,7 @@ extension ClockService {
     }
 
     private func addAlarmOnLoop(_ timeText: String, options: Alarm.Options) throws(AlarmError) -> Alarm {
-        let now = Date()
+        let now = clock.wallNow
         let resolver = self.resolver
         let time: AlarmTime
         do {
@@ -36,7 +37,7 @@ extension ClockService {
 
     /// Removes alarm `id`.
     public func cancelAlarm(_ id: UInt32) throws(AlarmError) {
-        let actions = try withState { state throws(AlarmError) in try state.book.cancel(id) }
+        let actions = try withState { state throws(AlarmError) in try state.book.cancel(id, now: clock.wallNow) }
         logger.info("alarm \(id) cancelled")
         perform(actions)
     }
@@ -48,7 +49,7 @@ extension ClockService {
     public func dismissRinging() {
         let actions = withState { state -> [AlarmAction] in
             guard let id = state.ringing?.id else { return [] }
-            return state.book.dismiss(id, now: Date(), resolver: resolver)
+            return state.book.dismiss(id, now: clock.wallNow, resolver: resolver)
         }
         perform(actions)
     }
@@ -57,17 +58,17 @@ extension ClockService {
     public func snoozeRinging() {
         let (actions, snoozed) = withState { state -> ([AlarmAction], Alarm?) in
             guard let id = state.ringing?.id else { return ([], nil) }
-            return (state.book.snooze(id, now: Date()), state.book.alarm(id))
+            return (state.book.snooze(id, now: clock.wallNow), state.book.alarm(id))
         }
         if let snoozed {
-            logger.info("alarm \(snoozed.id) snoozed until \(resolver.describe(snoozed.nextFire, relativeTo: Date()))")
+            logger.info("alarm \(snoozed.id) snoozed until \(resolver.describe(snoozed.nextFire, relativeTo: clock.wallNow))")
         }
         perform(actions)
     }
 
     /// Rings or reports whatever is due, then arms the next deadline.
     func processDueAlarms() {
-        let actions = withState { $0.book.fireDue(now: Date(), resolver: resolver) }
+        let actions = withState { $0.book.fireDue(now: clock.wallNow, resolver: resolver) }
         perform(actions)
         armNextDeadline()
     }
@@ -100,10 +101,9 @@ extension ClockService {
     private func ring(_ alarm: Alarm) {
         logger.notice("alarm \(alarm.id) \"\(alarm.label)\" ringing")
         let limit = configuration.ringLimit
-        let timer = loop.timer(after: .milliseconds(Int(limit * 1000))) { [weak self] in
+        let timer = clock.wake(at: clock.now + limit) { [weak self] in
             self?.logger.notice("alarm \(alarm.id) unanswered for \(ClockDuration.clock(limit)); stopping it")
             self?.dismissRinging()
-            return .remove
         }
         withState { state in
             // A limit timer left from an earlier ring must not cut this one short.
@@ -116,7 +116,7 @@ extension ClockService {
         controller.send(.clock(.alarmStarted(AlarmDisplay(id: alarm.id, label: alarm.label, soundURI: soundURI(alarm.sound)))))
         effects.ring(soundURI(alarm.sound), ramp: alarm.ramp)
         let notification = DesktopNotification(
-            summary: alarm.label, body: "Alarm — \(resolver.describe(alarm.nextFire, relativeTo: Date()))",
+            summary: alarm.label, body: "Alarm — \(resolver.describe(alarm.nextFire, relativeTo: clock.wallNow))",
             actions: [NotificationAction(key: "snooze", label: "Snooze"),
                       NotificationAction(key: "stop", label: "Stop")],
             urgency: .critical, category: "x-linnet.alarm", expireTimeout: 0)
@@ -148,8 +148,8 @@ extension ClockService {
         services.focus.release(.alarm)
     }
 
-    private func reportMissed(_ alarm: Alarm, due: Date) {
-        let when = resolver.describe(due, relativeTo: Date())
+    private func reportMissed(_ alarm: Alarm, due: WallInstant) {
+        let when = resolver.describe(due, relativeTo: clock.wallNow)
         logger.warning("missed alarm \(alarm.id) \"\(alarm.label)\" due at \(when) (linnet was not running or the machine was asleep)")
         services.notifier.show(
             DesktopNotification(summary: "Missed alarm: \(alarm.label)",

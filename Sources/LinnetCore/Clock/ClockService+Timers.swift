@@ -1,24 +1,25 @@
 import DesktopClients
 public import ClockRules
 import EventLoop
-public import Foundation
+import Foundation
 import PlayerCore
+import Timekeeping
 
 /// The sleep timer and the Pomodoro.
 extension ClockService {
-    /// Seconds between volume steps during a sleep-timer fade (the only periodic wake-ups, and
+    /// Time between volume steps during a sleep-timer fade (the only periodic wake-ups, and
     /// only while fading).
-    static let fadeStep: TimeInterval = 0.25
+    static let fadeStep = Duration.milliseconds(250)
 
     // MARK: Sleep timer
 
-    /// Pauses the music after `duration` seconds, fading out over the last `fade` seconds.
-    public func setSleepTimer(duration: TimeInterval, fade: TimeInterval) throws(AlarmError) {
-        guard duration.isFinite, duration > 0, duration <= ClockDuration.maximum else {
+    /// Pauses the music after `duration`, fading out over the last `fade`.
+    public func setSleepTimer(duration: Duration, fade: Duration) throws(AlarmError) {
+        guard duration > .zero, duration <= ClockDuration.maximum else {
             throw AlarmError(description: "the sleep timer needs a duration above zero and under a year")
         }
-        guard fade.isFinite, fade >= 0 else { throw AlarmError(description: "the fade cannot be negative") }
-        let timer = SleepTimer(duration: duration, fade: fade, now: Self.monotonicNow())
+        guard fade >= .zero else { throw AlarmError(description: "the fade cannot be negative") }
+        let timer = SleepTimer(duration: duration, fade: fade, now: clock.now)
         withState { state in
             state.sleepTimer?.cancel()
             state.sleep = timer
@@ -43,9 +44,9 @@ extension ClockService {
         announce(.sleepTimerChanged)
     }
 
-    /// Seconds until the sleep timer pauses the music; nil when none is set.
-    public var sleepRemaining: TimeInterval? {
-        withState { $0.sleep }?.remaining(at: Self.monotonicNow())
+    /// Time until the sleep timer pauses the music; nil when none is set.
+    public var sleepRemaining: Duration? {
+        withState { $0.sleep }?.remaining(at: clock.now)
     }
 
     private func scheduleSleepTick() {
@@ -53,19 +54,15 @@ extension ClockService {
             state.sleepTimer?.cancel()
             state.sleepTimer = nil
             guard let sleep = state.sleep else { return }
-            let now = Self.monotonicNow()
-            guard let wake = sleep.nextWakeUp(after: now, step: Self.fadeStep) else { return }
-            state.sleepTimer = loop.timer(after: .milliseconds(Int(((wake - now) * 1000).rounded(.up)))) { [weak self] in
-                self?.sleepTick()
-                return .remove
-            }
+            guard let wake = sleep.nextWakeUp(after: clock.now, step: Self.fadeStep) else { return }
+            state.sleepTimer = clock.wake(at: wake) { [weak self] in self?.sleepTick() }
         }
     }
 
     private func sleepTick() {
         guard let sleep = withState({ $0.sleep }) else { return }
-        let now = Self.monotonicNow()
-        if now >= sleep.deadline - 0.005 {
+        let now = clock.now
+        if now >= sleep.deadline - .milliseconds(5) {
             withState { state in
                 state.sleep = nil
                 state.sleepTimer = nil
@@ -90,7 +87,7 @@ extension ClockService {
         guard settings.isValid else {
             throw AlarmError(description: "Pomodoro phases must last 1 s to a year, with 1 to 100 cycles")
         }
-        let (session, actions) = Pomodoro.start(settings, now: Self.monotonicNow())
+        let (session, actions) = Pomodoro.start(settings, now: clock.now)
         withState { state in
             state.pomodoroTimer?.cancel()
             state.pomodoro = session
@@ -125,7 +122,7 @@ extension ClockService {
     /// Pauses (true) or resumes (false) the Pomodoro.
     public func setPomodoroPaused(_ paused: Bool) {
         let actions = withState { state -> [Pomodoro.Action] in
-            let now = Self.monotonicNow()
+            let now = clock.now
             return (paused ? state.pomodoro?.pause(now: now) : state.pomodoro?.resume(now: now)) ?? []
         }
         perform(actions)
@@ -150,7 +147,7 @@ extension ClockService {
                                        in: "pomodoro", onAction: nil)
             case .phaseChanged:
                 if let session = pomodoro {
-                    logger.info("Pomodoro: \(session.title(at: Self.monotonicNow()))")
+                    logger.info("Pomodoro: \(session.title(at: clock.now))")
                     announce(.pomodoroPhaseChanged(phase: session.phase.key, title: session.phaseTitle))
                 }
             case .finished:
@@ -183,24 +180,20 @@ extension ClockService {
         withState { state in
             state.pomodoroTimer?.cancel()
             state.pomodoroTimer = nil
-            let now = Self.monotonicNow()
-            guard let wake = state.pomodoro?.nextWakeUp(after: now) else { return }
-            state.pomodoroTimer = loop.timer(after: .milliseconds(max(0, Int(((wake - now) * 1000).rounded(.up))))) { [weak self] in
-                self?.pomodoroTick()
-                return .remove
-            }
+            guard let wake = state.pomodoro?.nextWakeUp(after: clock.now) else { return }
+            state.pomodoroTimer = clock.wake(at: wake) { [weak self] in self?.pomodoroTick() }
         }
     }
 
     private func pomodoroTick() {
-        let actions = withState { state in state.pomodoro?.advance(now: Self.monotonicNow()) ?? [] }
+        let actions = withState { state in state.pomodoro?.advance(now: clock.now) ?? [] }
         perform(actions)
     }
 
     /// Shows the Pomodoro's phase and time left on MPRIS (nothing when none runs); a ringing
     /// alarm is shown over it by the player.
     private func refreshOverlay() {
-        let display = pomodoro.map { PomodoroDisplay(title: $0.title(at: Self.monotonicNow())) }
+        let display = pomodoro.map { PomodoroDisplay(title: $0.title(at: clock.now)) }
         controller.send(.clock(.pomodoro(display)))
     }
 }

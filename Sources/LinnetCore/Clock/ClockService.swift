@@ -4,6 +4,7 @@ public import EventLoop
 public import Foundation
 import Logging
 import PlayerCore
+public import Timekeeping
 
 /// How the clock features are set up.
 public struct ClockConfiguration: Sendable {
@@ -11,8 +12,8 @@ public struct ClockConfiguration: Sendable {
     public var alarmsFile: URL
     /// Where the built-in tones are written (`$XDG_CACHE_HOME/linnet/sounds`).
     public var soundsDirectory: String
-    /// An unanswered alarm stops after this many seconds.
-    public var ringLimit: TimeInterval = 600
+    /// An unanswered alarm stops after this long.
+    public var ringLimit: Duration = .seconds(600)
     /// The user's home, for `~` in sound and music paths.
     public var home: String = NSHomeDirectory()
     /// The wall clock's zone; read again whenever the clock is set.
@@ -30,7 +31,7 @@ public enum ClockEvent: Sendable {
     /// An alarm started ringing.
     case alarmRinging(Alarm)
     /// An alarm was missed (machine off or asleep, linnet not running).
-    case alarmMissed(Alarm, due: Date)
+    case alarmMissed(Alarm, due: WallInstant)
     /// The Pomodoro changed phase (or paused, resumed, ended: `phase` is "" once it ended).
     case pomodoroPhaseChanged(phase: String, title: String)
     /// The sleep timer paused the music.
@@ -40,22 +41,23 @@ public enum ClockEvent: Sendable {
 }
 
 /// Alarms, the sleep timer and the Pomodoro: the pure values of this folder, owned and carried
-/// out. Every deadline is one timer armed for the next thing due (a wall-clock timerfd for alarms,
-/// a loop timer for the sleep timer and Pomodoro); nothing polls.
+/// out. Every deadline is one wake-up armed on the injected ``SchedulingClock`` for the next
+/// thing due (a wall-clock timer for alarms, awake-time wake-ups for the ring limit, the sleep
+/// timer and Pomodoro); nothing polls.
 public final class ClockService: Sendable {
     struct Ringing {
         var id: UInt32
-        var limitTimer: EventSource?
+        var limitTimer: (any ScheduledWake)?
     }
 
     struct State {
         var book = AlarmBook()
         var ringing: Ringing?
         var sleep: SleepTimer?
-        var sleepTimer: EventSource?
+        var sleepTimer: (any ScheduledWake)?
         var pomodoro: Pomodoro?
         var bell: String?
-        var pomodoroTimer: EventSource?
+        var pomodoroTimer: (any ScheduledWake)?
         var inhibiting = false
     }
 
@@ -63,32 +65,33 @@ public final class ClockService: Sendable {
     /// and the player's requests all run there, so each check and the act on it are one step.
     final class Confined {
         var state = State()
-        var wallTimer: WallClockTimer?
+        var wallTimer: (any WallTimer)?
         var zoneWatcher: TimeZoneWatcher?
         var eventSink: (@Sendable (ClockEvent) -> Void)?
     }
 
     let confined: LoopBound<Confined>
-    let controller: PlayerController
+    let controller: any ClockPlayerLink
     let effects: EffectsPlayer
     let services: DesktopServices
     let configuration: ClockConfiguration
     let store: StateStore<AlarmBook>
     let logger = Logger(label: "linnet.clock")
     let loop: EventLoop
-    /// The sleep timer and Pomodoro count time the machine is awake (CLOCK_MONOTONIC on Linux,
-    /// like the loop's timers): they pause while it sleeps.
-    private static let origin = SuspendingClock.now
+    /// Alarms follow its wall clock; the sleep timer and Pomodoro count its awake time (they
+    /// pause while the machine sleeps). Its wake-ups must run on `loop`'s thread.
+    let clock: any SchedulingClock
 
     /// A clock driving `controller` (music), `effects` (alarms and bells) and the desktop
-    /// `services` shared with the player.
-    public init(controller: PlayerController, effects: EffectsPlayer, services: DesktopServices,
-                configuration: ClockConfiguration, loop: EventLoop = .shared) {
+    /// `services` shared with the player, on `clock` (the system's unless a test gives its own).
+    public init(controller: any ClockPlayerLink, effects: EffectsPlayer, services: DesktopServices,
+                configuration: ClockConfiguration, loop: EventLoop = .shared, clock: (any SchedulingClock)? = nil) {
         self.controller = controller
         self.effects = effects
         self.services = services
         self.configuration = configuration
         self.loop = loop
+        self.clock = clock ?? SystemClock(loop: loop)
         store = StateStore<AlarmBook>(fileURL: configuration.alarmsFile)
         confined = LoopBound(Confined(), loop: loop)
     }
@@ -133,7 +136,7 @@ public final class ClockService: Sendable {
     }
 
     private func startOnLoop() throws {
-        let timer = try WallClockTimer(loop: loop) { [weak self] event in
+        let timer = try clock.makeWallTimer { [weak self] event in
             self?.wallClockEvent(event)
         }
         confined.value.wallTimer = timer
@@ -177,15 +180,9 @@ public final class ClockService: Sendable {
         effects.shutdown()
     }
 
-    /// Monotonic seconds (awake time) for the sleep timer and Pomodoro.
-    static func monotonicNow() -> TimeInterval {
-        let elapsed = origin.duration(to: .now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
     var resolver: WallClockResolver { WallClockResolver(timeZone: configuration.timeZone()) }
 
-    private func wallClockEvent(_ event: WallClockTimer.Event) {
+    private func wallClockEvent(_ event: WallTimerEvent) {
         if event == .clockChanged {
             replan("the wall clock was set")
         } else {
@@ -199,7 +196,7 @@ public final class ClockService: Sendable {
         // Foundation caches the zone.
         NSTimeZone.resetSystemTimeZone()
         logger.info("\(reason); re-planning alarms")
-        let actions = withState { $0.book.rearm(now: Date(), resolver: resolver) }
+        let actions = withState { $0.book.rearm(now: clock.wallNow, resolver: resolver) }
         perform(actions)
         processDueAlarms()
     }
@@ -207,10 +204,10 @@ public final class ClockService: Sendable {
     /// Arms the wall-clock timer for the next alarm (or an hour before it, to start holding the
     /// sleep inhibitor) and holds or releases the inhibitor.
     func armNextDeadline() {
-        let now = Date()
+        let now = clock.wallNow
         let (deadline, ringing) = withState { ($0.book.nextDeadline(now: now), $0.ringing != nil) }
-        let window: TimeInterval = 3600
-        let dueSoon = ringing || deadline.map { $0.timeIntervalSince(now) <= window } ?? false
+        let window = Duration.seconds(3600)
+        let dueSoon = ringing || deadline.map { now.duration(to: $0) <= window } ?? false
         let change = withState { state -> Bool? in
             guard state.inhibiting != dueSoon else { return nil }
             state.inhibiting = dueSoon
@@ -222,7 +219,7 @@ public final class ClockService: Sendable {
         } else if change == false {
             services.inhibitor.release("alarm")
         }
-        let wake = deadline.map { $0.timeIntervalSince(now) > window ? $0.addingTimeInterval(-window) : $0 }
+        let wake = deadline.map { now.duration(to: $0) > window ? $0 - window : $0 }
         confined.value.wallTimer?.arm(at: wake)
     }
 }

@@ -1,7 +1,8 @@
 public import EventLoop
-public import Foundation
+import Foundation
 public import Playback
 import Synchronization
+import Timekeeping
 
 /// Linnet's second voice: alarms and bells on their own engine and stream, so a bell rings over
 /// the music and an alarm never disturbs the music's queue or position.
@@ -34,9 +35,9 @@ public final class EffectsPlayer: Sendable {
         }
     }
 
-    /// Plays `uri` until ``stop()``, starting silent and rising to full volume over `ramp`
-    /// seconds.
-    public func ring(_ uri: String, ramp: TimeInterval) {
+    /// Plays `uri` until ``stop()``, starting silent and rising to full volume over `ramp`.
+    public func ring(_ uri: String, ramp: Duration) {
+        let ramp = ramp.inSeconds
         state.withLock { state in
             state.rampTimer?.cancel()
             state.uri = uri

@@ -2,6 +2,7 @@ import ClockRules
 import DBus
 import Foundation
 import LibraryFormats
+import Timekeeping
 
 /// Reading the requests' option maps and writing the replies.
 extension LinnetExtension {
@@ -30,7 +31,7 @@ extension LinnetExtension {
         // Answered once it is saved (a flood of adds shares writes), so a crash after the
         // reply cannot lose it.
         await clock.alarmsSettled()
-        return [.uint32(alarm.id), .int64(Int64(alarm.nextFire.timeIntervalSince1970))]
+        return [.uint32(alarm.id), .int64(Self.unixSeconds(alarm.nextFire))]
     }
 
     func startPomodoro(_ call: DBusMethodCall) async throws {
@@ -73,11 +74,11 @@ extension LinnetExtension {
     }
 
     func alarmList() -> DBusValue {
-        let now = Date()
+        let now = clock.clock.wallNow
         let resolver = clock.resolver
         return .array(Self.alarmType, clock.alarms.map { alarm in
             .structure([
-                .uint32(alarm.id), .string(alarm.label), .int64(Int64(alarm.nextFire.timeIntervalSince1970)),
+                .uint32(alarm.id), .string(alarm.label), .int64(Self.unixSeconds(alarm.nextFire)),
                 .string(resolver.describe(alarm.nextFire, relativeTo: now)), .string(alarm.repeatRule.description),
                 .string(alarm.phase.rawValue), .string(alarm.sound ?? ""),
             ])
@@ -90,23 +91,38 @@ extension LinnetExtension {
             ("focus-policy", .string(focus.policy.rawValue)),
         ]
         if let next = clock.alarms.first(where: { $0.phase != .ringing }) {
-            entries.append(("next-alarm", .int64(Int64(next.nextFire.timeIntervalSince1970))))
-            entries.append(("next-alarm-text", .string(clock.resolver.describe(next.nextFire, relativeTo: Date()))))
+            entries.append(("next-alarm", .int64(Self.unixSeconds(next.nextFire))))
+            entries.append(("next-alarm-text", .string(clock.resolver.describe(next.nextFire, relativeTo: clock.clock.wallNow))))
             entries.append(("next-alarm-label", .string(next.label)))
         }
         if let ringing = clock.ringingAlarm {
             entries.append(("ringing", .uint32(ringing.id)))
             entries.append(("ringing-label", .string(ringing.label)))
         }
-        if let remaining = clock.sleepRemaining { entries.append(("sleep-remaining", .double(remaining))) }
+        if let remaining = clock.sleepRemaining { entries.append(("sleep-remaining", .double(remaining.inSeconds))) }
         if let session = clock.pomodoro {
-            let now = ClockService.monotonicNow()
+            let now = clock.clock.now
             entries.append(("pomodoro-phase", .string(session.phase.key)))
             entries.append(("pomodoro-title", .string(session.phaseTitle)))
-            entries.append(("pomodoro-remaining", .double(session.remaining(at: now))))
+            entries.append(("pomodoro-remaining", .double(session.remaining(at: now).inSeconds)))
             entries.append(("pomodoro-paused", .boolean(session.isPaused)))
         }
         return .stringVariantDictionary(entries)
+    }
+
+    /// An instant as D-Bus carries it: whole seconds since the Unix epoch (`x`), rounded down.
+    static func unixSeconds(_ instant: WallInstant) -> Int64 {
+        Int64(instant.secondsSinceEpoch.rounded(.towardZero))
+    }
+
+    /// SetSleepTimer's seconds, checked before they become durations (NaN or 1e300 is a bad
+    /// request, not a crash); a fade longer than the timer fades over all of it.
+    static func sleepTimerSpans(seconds: Double, fade: Double) throws(AlarmError) -> (duration: Duration, fade: Duration) {
+        guard seconds.isFinite, seconds > 0, seconds <= ClockDuration.maximum.inSeconds else {
+            throw AlarmError(description: "the sleep timer needs a duration above zero and under a year")
+        }
+        guard fade.isFinite, fade >= 0 else { throw AlarmError(description: "the fade cannot be negative") }
+        return (.seconds(seconds), .seconds(min(fade, seconds)))
     }
 }
 
@@ -136,8 +152,8 @@ struct OptionMap {
         return try LinnetLimits.check(text, maxBytes: maxBytes, what: key)
     }
 
-    /// A duration in seconds: a number (`d`, `i`, `u`) or a string such as `25m`.
-    func seconds(_ key: String, allowZero: Bool) throws(DBusError) -> TimeInterval? {
+    /// A duration: seconds as a number (`d`, `i`, `u`) or a string such as `25m`.
+    func seconds(_ key: String, allowZero: Bool) throws(DBusError) -> Duration? {
         guard let value = values[key] else { return nil }
         let seconds: Double
         switch value {
@@ -148,16 +164,16 @@ struct OptionMap {
         case .string(let text):
             let text = try LinnetLimits.check(text, maxBytes: LinnetLimits.durationBytes, what: key)
             do {
-                seconds = try ClockDuration.parse(text, allowZero: allowZero)
+                seconds = try ClockDuration.parse(text, allowZero: allowZero).inSeconds
             } catch {
                 throw DBusError(.invalidArgs, "\(key): \(error.description)")
             }
         default: throw DBusError(.invalidArgs, "\(key) must be seconds (d) or a duration string such as 25m")
         }
-        guard seconds.isFinite, seconds >= 0, allowZero || seconds > 0, seconds <= ClockDuration.maximum else {
+        guard seconds.isFinite, seconds >= 0, allowZero || seconds > 0, seconds <= ClockDuration.maximum.inSeconds else {
             throw DBusError(.invalidArgs, "\(key) must be \(allowZero ? "0" : "more than 0") to a year, not \(seconds)")
         }
-        return seconds
+        return .seconds(seconds)
     }
 }
 

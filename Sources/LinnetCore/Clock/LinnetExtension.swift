@@ -3,6 +3,7 @@ import ClockRules
 public import DBus
 import Foundation
 import MPRIS
+import Timekeeping
 
 /// `io.linnet.Linnet1`: linnet's own interface next to MPRIS on `/org/mpris/MediaPlayer2`, for
 /// what MPRIS has no words for (alarms, the sleep timer, the Pomodoro, the focus policy). The
@@ -41,7 +42,7 @@ public final class LinnetExtension: Sendable {
                                        arguments: [.uint32(alarm.id), .string(alarm.label)])
         case .alarmMissed(let alarm, let due):
             try? connection.emitSignal("AlarmMissed", interface: name, path: path,
-                                       arguments: [.uint32(alarm.id), .string(alarm.label), .int64(Int64(due.timeIntervalSince1970))])
+                                       arguments: [.uint32(alarm.id), .string(alarm.label), .int64(Self.unixSeconds(due))])
         case .pomodoroPhaseChanged(let phase, let title):
             try? connection.emitSignal("PomodoroPhaseChanged", interface: name, path: path,
                                        arguments: [.string(phase), .string(title)])
@@ -74,7 +75,10 @@ public final class LinnetExtension: Sendable {
                 },
                 DBusMethod("SetSleepTimer", inputs: [DBusArgument("seconds", .double), DBusArgument("fade_seconds", .double)]) { [weak self] call in
                     let (seconds, fade): (Double, Double) = (try call.argument(0), try call.argument(1))
-                    try invalidArgs { () throws(AlarmError) in try self?.clock.setSleepTimer(duration: seconds, fade: fade) }
+                    try invalidArgs { () throws(AlarmError) in
+                        let spans = try Self.sleepTimerSpans(seconds: seconds, fade: fade)
+                        try self?.clock.setSleepTimer(duration: spans.duration, fade: spans.fade)
+                    }
                     return []
                 },
                 DBusMethod("CancelSleepTimer") { [weak self] _ in
@@ -107,7 +111,7 @@ public final class LinnetExtension: Sendable {
                 },
                 // Changes every instant; read it (GetStatus has it too) rather than wait for it.
                 DBusProperty("SleepTimerRemaining", type: .double, emitsChangedSignal: .false) { [weak self] in
-                    .double(self?.clock.sleepRemaining ?? 0)
+                    .double(self?.clock.sleepRemaining?.inSeconds ?? 0)
                 },
                 DBusProperty("PomodoroPhase", type: .string) { [weak self] in
                     .string(self?.clock.pomodoro?.phase.key ?? "")

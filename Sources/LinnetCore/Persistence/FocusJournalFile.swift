@@ -1,5 +1,5 @@
 public import DesktopClients
-public import FoundationEssentials
+import FoundationEssentials
 public import Logging
 
 /// The focus coordinator's journal in the instance's state folder (`focus.json`), kept by a

@@ -23,7 +23,7 @@ extension PlayerController {
                     case .success(let track):
                         let lyrics = SidecarLyrics.find(forTrack: entry.uri)?.plainText
                         self.send(.scanned(entryID: entry.id, .read(
-                            TrackTags(track.metadata), durationMicroseconds: track.durationMicroseconds, sidecarLyrics: lyrics)))
+                            TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics)))
                     case .failure(let failure):
                         self.send(.scanned(entryID: entry.id, .unreadable(failure.message)))
                     }

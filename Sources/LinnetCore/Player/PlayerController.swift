@@ -7,6 +7,7 @@ import Logging
 public import MPRIS
 public import Playback
 public import PlayerCore
+import Timekeeping
 
 /// The player's one owner: it feeds every input to the ``PlayerMachine`` in arrival order and
 /// carries out the effects, on the shared loop thread.
@@ -134,7 +135,7 @@ public final class PlayerController: Sendable {
 
     /// Where playback is in the loaded track, in microseconds.
     public func currentPosition() -> Microseconds {
-        owner.loop.sync { owner.value.currentPosition() }
+        owner.loop.sync { owner.value.currentPosition().inMicroseconds }
     }
 
     /// Consumes the engine's one event stream for the player's whole life.

@@ -18,7 +18,7 @@ extension TrackTags {
         date = metadata.date
         lyrics = metadata.lyrics
         beatsPerMinute = metadata.beatsPerMinute
-        durationMicroseconds = metadata.durationMicroseconds
+        duration = metadata.durationMicroseconds.map { .microseconds($0) }
         artURI = metadata.artURI
     }
 }
@@ -27,8 +27,9 @@ extension NewTrack {
     /// A resolved item with what it already tells: playlist hints, and tags if it was scanned.
     public init(_ item: PlayableItem) {
         self.init(uri: item.uri, facts: TrackFacts(
-            hintTitle: item.title, hintArtist: item.artist, duration: item.durationMicroseconds,
-            scannedTags: item.scanned.map { TrackTags($0.metadata) }, scannedDuration: item.scanned?.durationMicroseconds))
+            hintTitle: item.title, hintArtist: item.artist, duration: item.durationMicroseconds.map { .microseconds($0) },
+            scannedTags: item.scanned.map { TrackTags($0.metadata) },
+            scannedDuration: item.scanned?.durationMicroseconds.map { .microseconds($0) }))
     }
 }
 
@@ -44,7 +45,7 @@ extension EngineReport {
             self = .failed(EngineFailure(
                 uri: failure.uri, message: failure.message, currentTrackContinues: failure.currentTrackContinues))
         case .metadataChanged(let uri, let tags): self = .tags(uri: uri, TrackTags(tags))
-        case .durationChanged(let uri, let microseconds): self = .duration(uri: uri, microseconds: microseconds)
+        case .durationChanged(let uri, let microseconds): self = .duration(uri: uri, .microseconds(microseconds))
         case .soundServerRequest(.pause), .soundServerRequest(.stop): self = .soundServer(.pause)
         case .soundServerRequest(.resume): self = .soundServer(.resume)
         case .volumeChanged(let volume, let muted): self = .mixerVolume(volume, muted: muted)

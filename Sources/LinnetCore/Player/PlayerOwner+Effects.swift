@@ -4,6 +4,7 @@ import Logging
 import MPRIS
 import Playback
 import PlayerCore
+import Timekeeping
 
 /// Carrying out the machine's effects.
 extension PlayerOwner {
@@ -29,7 +30,7 @@ extension PlayerOwner {
             case .trackChanged(let item):
                 player?.server.trackMetadataChanged(Metadata(item))
             case .seeked(let position):
-                player?.server.seeked(to: position)
+                player?.server.seeked(to: position.inMicroseconds)
             case .scan(let entries):
                 player?.scan(entries)
             case .holdPlayback(let hold):
@@ -59,7 +60,7 @@ extension PlayerOwner {
         case .play: engine.play()
         case .pause: engine.pause()
         case .stop: engine.stop()
-        case .seek(let position): engine.seek(toMicroseconds: position)
+        case .seek(let position): engine.seek(toMicroseconds: position.inMicroseconds)
         case .setRate(let rate): engine.setRate(rate)
         case .setVolume(let level): engine.setVolume(level)
         case .setMuted(let muted): engine.setMuted(muted)
@@ -69,7 +70,7 @@ extension PlayerOwner {
     private func resolve(_ position: PositionUpdate) -> Microseconds? {
         switch position {
         case .unchanged: nil
-        case .at(let microseconds): microseconds
+        case .at(let position): position.inMicroseconds
         case .engineNow: engine.position()
         }
     }

@@ -61,12 +61,12 @@ final class PlayerOwner {
         if queue.entries.contains(where: { URICredentials.present(in: $0.uri) }) {
             queue = queue.rewritingURIs(URICredentials.removed(from:))
         }
-        return SavedSession(queue: queue, positionMicroseconds: currentPosition(), volume: machine.volume, rate: machine.rate)
+        return SavedSession(queue: queue, position: currentPosition(), volume: machine.volume, rate: machine.rate)
     }
 
     /// Where playback is, asking the engine only when the machine cannot tell.
-    func currentPosition() -> Int64 {
+    func currentPosition() -> Duration {
         if let known = machine.positionWithoutEngine { return known }
-        return machine.position(engineAnswer: engine.position())
+        return machine.position(engineAnswer: engine.position().map { .microseconds($0) })
     }
 }

@@ -12,7 +12,7 @@ public enum PlayerEffect: Sendable, Equatable {
     /// What is known about an entry changed.
     case trackChanged(TrackItem)
     /// The position jumped (a loop restart, a resume part-way): announce it (MPRIS `Seeked`).
-    case seeked(toMicroseconds: Int64)
+    case seeked(to: Duration)
     /// Read the tags of these entries and report each with ``PlayerInput/scanned(entryID:_:)``.
     case scan([QueueEntry])
     /// Hold (true) or give back (false) audio focus and the "playing" suspend inhibitor.
@@ -36,7 +36,7 @@ public enum EngineCommand: Sendable, Equatable {
     case load(String)
     case setNext(String?)
     case play, pause, stop
-    case seek(toMicroseconds: Int64)
+    case seek(to: Duration)
     case setRate(Double)
     /// The level the engine plays at (the volume setting times any fade).
     case setVolume(Double)
@@ -48,7 +48,7 @@ public enum PositionUpdate: Sendable, Equatable {
     /// Unchanged (it runs on with the clock while playing).
     case unchanged
     /// Exactly here.
-    case at(Int64)
+    case at(Duration)
     /// Wherever the engine is now (a pause): the owner asks it.
     case engineNow
 }

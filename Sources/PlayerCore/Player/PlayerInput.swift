@@ -63,7 +63,7 @@ public struct NewTrack: Sendable, Equatable {
 public enum PlayerCommand: Sendable, Equatable {
     case play, pause, playPause, stop, next, previous
     /// Seek or SetPosition, resolved to an absolute position in the current track.
-    case seek(toMicroseconds: Int64)
+    case seek(to: Duration)
     /// OpenUri: queue after the current entry and play it.
     case open(NewTrack)
     /// AddTrack: insert after `after` (nil: at the start), optionally playing it.
@@ -93,7 +93,7 @@ public enum EngineReport: Sendable, Equatable {
     /// Tags read while playing `uri`.
     case tags(uri: String, TrackTags)
     /// The engine learned the length of `uri`.
-    case duration(uri: String, microseconds: Int64)
+    case duration(uri: String, Duration)
     /// The sound server asked to pause (a call started) or to resume (it ended).
     case soundServer(SoundServerAsk)
     /// The user changed linnet's level or mute in the mixer.
@@ -129,7 +129,7 @@ public enum SoundServerAsk: Sendable, Equatable {
 /// The result of reading one entry's tags.
 public enum ScanOutcome: Sendable, Equatable {
     /// Tags, length and sidecar lyrics were read.
-    case read(TrackTags, durationMicroseconds: Int64?, sidecarLyrics: String?)
+    case read(TrackTags, duration: Duration?, sidecarLyrics: String?)
     /// The file cannot be played, and why.
     case unreadable(String)
 }

@@ -72,7 +72,7 @@ extension PlayerMachine {
         guard queue.current != nil else { return }
         pausedBySoundServer = false
         if loadedEntryID == nil || transport == .stopped || queue.current?.id != loadedEntryID {
-            let start = pendingSeek ?? 0
+            let start = pendingSeek ?? .zero
             loadCurrent(.playing)
             publish(position: .at(start))
         } else {
@@ -97,22 +97,22 @@ extension PlayerMachine {
         seekInFlight = nil
         lastEnginePosition = nil
         emit(.engine(.stop))
-        publish(position: .at(0))
+        publish(position: .at(.zero))
     }
 
     /// Next and Previous keep a paused or stopped player paused or stopped.
     private mutating func skip(forward: Bool) {
         guard case .moved = forward ? queue.advance(.userNext) : queue.retreat() else { return }
         loadCurrent(transport)
-        publish(position: .at(0))
+        publish(position: .at(.zero))
     }
 
-    private mutating func seek(to position: Int64) {
+    private mutating func seek(to position: Duration) {
         if transport == .stopped {
             // Remembered: Play starts the track from there.
             pendingSeek = position
         } else {
-            emit(.engine(.seek(toMicroseconds: position)))
+            emit(.engine(.seek(to: position)))
             seekInFlight = position
         }
         // A crash right after a long seek must not lose the jump.
@@ -131,7 +131,7 @@ extension PlayerMachine {
         emit(.tracksAdded(added.map(item), after: afterID))
         if makeCurrent {
             loadCurrent(.playing)
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         } else {
             queueUpcoming()
             publish()
@@ -144,7 +144,7 @@ extension PlayerMachine {
         emit(.trackRemoved(id))
         if wasCurrent {
             loadCurrent(queue.current == nil ? .stopped : transport)
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         } else {
             queueUpcoming()
             publish()
@@ -157,7 +157,7 @@ extension PlayerMachine {
         guard queue.jump(to: id) else { return }
         tracks[id]?.failure = nil
         loadCurrent(.playing)
-        publish(position: .at(0))
+        publish(position: .at(.zero))
     }
 
     mutating func replaceQueue(with newTracks: [NewTrack], playlist: PlaylistReference?) {
@@ -168,6 +168,6 @@ extension PlayerMachine {
         pendingSeek = nil
         scanUnread(queue.entries)
         loadCurrent(queue.current == nil ? .stopped : .playing)
-        publish(position: .at(0), trackList: queue.entries.map(\.id))
+        publish(position: .at(.zero), trackList: queue.entries.map(\.id))
     }
 }

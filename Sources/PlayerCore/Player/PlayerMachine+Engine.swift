@@ -16,9 +16,9 @@ extension PlayerMachine {
             // would republish the track once per piece. A stream's live tags are real changes.
             guard let entry = loadedEntry, entry.uri == uri, !Self.isLocal(entry) else { return }
             updateFacts(of: entry) { $0.merge(tags) }
-        case .duration(let uri, let microseconds):
+        case .duration(let uri, let duration):
             guard let entry = loadedEntry, entry.uri == uri else { return }
-            engineMeasured(microseconds, for: entry)
+            engineMeasured(duration, for: entry)
         case .soundServer(let ask):
             soundServerAsked(ask)
         case .mixerVolume(let level, let muted):
@@ -41,7 +41,7 @@ extension PlayerMachine {
         guard let entry = queue.entry(id: entryID) else { return }
         switch outcome {
         case .read(let tags, let duration, let lyrics):
-            let measured = engineLengthBeforeScan.flatMap { $0.entryID == entryID ? $0.microseconds : nil }
+            let measured = engineLengthBeforeScan.flatMap { $0.entryID == entryID ? $0.length : nil }
             updateFacts(of: entry) { facts in
                 facts.merge(tags, duration: duration ?? measured)
                 facts.sidecarLyrics = lyrics
@@ -55,17 +55,17 @@ extension PlayerMachine {
     /// The engine's length of `entry`. A local file's scan usually knows it already (the two
     /// differ by a few microseconds: publishing both would be two changes); before the scan
     /// answers it is set aside, out of what any publication shows, for a scan that finds none.
-    private mutating func engineMeasured(_ microseconds: Int64, for entry: QueueEntry) {
+    private mutating func engineMeasured(_ length: Duration, for entry: QueueEntry) {
         guard Self.isLocal(entry) else {
-            updateFacts(of: entry) { $0.duration = microseconds }
+            updateFacts(of: entry) { $0.duration = length }
             return
         }
         let facts = tracks[entry.id] ?? TrackFacts()
         guard facts.duration == nil else { return }
         if facts.tagsRead {
-            updateFacts(of: entry) { $0.duration = microseconds }
+            updateFacts(of: entry) { $0.duration = length }
         } else {
-            engineLengthBeforeScan = (entry.id, microseconds)
+            engineLengthBeforeScan = (entry.id, length)
         }
     }
 
@@ -78,15 +78,15 @@ extension PlayerMachine {
             if queue.current?.id != nextID { _ = queue.jump(to: nextID) }
             loadedEntryID = nextID
             queueUpcoming()
-            publish(position: .at(0))
+            publish(position: .at(.zero))
             // Repeat-one restarts the same entry: the position jumped back.
-            if case .repeatedTrack = move { emit(.seeked(toMicroseconds: 0)) }
+            if case .repeatedTrack = move { emit(.seeked(to: .zero)) }
             return
         }
         guard let entry = loadedEntry, entry.uri == uri, let position = pendingSeek else { return }
         pendingSeek = nil
         publish(position: .at(position))
-        emit(.seeked(toMicroseconds: position))
+        emit(.seeked(to: position))
     }
 
     /// The last queued track ended with nothing queued after it.
@@ -94,12 +94,12 @@ extension PlayerMachine {
         switch queue.advance(.trackEnded) {
         case .moved, .repeatedTrack:
             loadCurrent(.playing)
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         case .reachedEnd, .unchanged:
             transport = .stopped
             lastEnginePosition = nil
             emit(.engine(.stop))
-            publish(position: .at(0))
+            publish(position: .at(.zero))
         }
     }
 
@@ -128,7 +128,7 @@ extension PlayerMachine {
             emit(.log(.warning, "playback error for \(failure.uri ?? "?"), not the current track: \(reason)"))
             if transport != .stopped, queue.current != nil {
                 loadCurrent(transport)
-                publish(position: .at(0))
+                publish(position: .at(.zero))
             }
             return
         }
@@ -141,7 +141,7 @@ extension PlayerMachine {
             loadedEntryID = nil
             emit(.engine(.stop))
         }
-        publish(position: .at(0))
+        publish(position: .at(.zero))
     }
 
     /// The engine plays the current track on with nothing queued after it. Marks the queued entry

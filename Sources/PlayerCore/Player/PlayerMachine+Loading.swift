@@ -25,7 +25,7 @@ extension PlayerMachine {
         case .stopped: emit(.engine(.stop))
         }
         if let position = pendingSeek {
-            emit(.engine(.seek(toMicroseconds: position)))
+            emit(.engine(.seek(to: position)))
             seekInFlight = position
         }
         queueUpcoming()
@@ -155,23 +155,23 @@ extension PlayerMachine {
     /// Where playback is in the loaded entry when the engine need not be asked: a seek's target
     /// until the engine confirms it, 0 when stopped or nothing is loaded. Nil: ask the engine and
     /// pass its answer to ``position(engineAnswer:)``.
-    public var positionWithoutEngine: Int64? {
-        guard loadedEntryID != nil else { return 0 }
+    public var positionWithoutEngine: Duration? {
+        guard loadedEntryID != nil else { return .zero }
         if let pending = pendingSeek ?? seekInFlight { return pending }
-        if transport == .stopped { return 0 }
+        if transport == .stopped { return .zero }
         return nil
     }
 
     /// The position given the engine's answer; when it cannot answer (prerolling) it is not
     /// moving, so where it last was in this entry, or its start.
-    public mutating func position(engineAnswer: Int64?) -> Int64 {
+    public mutating func position(engineAnswer: Duration?) -> Duration {
         if let known = positionWithoutEngine { return known }
-        guard let loaded = loadedEntryID else { return 0 }
+        guard let loaded = loadedEntryID else { return .zero }
         if let engineAnswer {
-            lastEnginePosition = EnginePosition(entryID: loaded, microseconds: engineAnswer)
+            lastEnginePosition = EnginePosition(entryID: loaded, position: engineAnswer)
             return engineAnswer
         }
-        guard let last = lastEnginePosition, last.entryID == loaded else { return 0 }
-        return last.microseconds
+        guard let last = lastEnginePosition, last.entryID == loaded else { return .zero }
+        return last.position
     }
 }

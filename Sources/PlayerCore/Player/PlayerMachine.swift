@@ -26,7 +26,7 @@ public struct PlayerMachine: Sendable {
     /// Where the engine last said it was, and in which entry.
     struct EnginePosition: Sendable, Equatable {
         var entryID: UInt64
-        var microseconds: Int64
+        var position: Duration
     }
 
     /// The settings.
@@ -54,9 +54,9 @@ public struct PlayerMachine: Sendable {
     var fadeLevel = 1.0
     /// Where to seek once the loaded entry is ready (resuming a saved session, or a seek while
     /// stopped).
-    var pendingSeek: Int64?
+    var pendingSeek: Duration?
     /// A seek the engine has not confirmed: its position answers still predate it.
-    var seekInFlight: Int64?
+    var seekInFlight: Duration?
     /// While the engine cannot answer (prerolling) it is not moving: this is where it is.
     var lastEnginePosition: EnginePosition?
     /// Paused because the sound server asked (a call); resumes when it ends.
@@ -74,7 +74,7 @@ public struct PlayerMachine: Sendable {
     /// Entries whose tags were asked for ahead of the queue's scan (see `readAhead`).
     var readAheadIDs: Set<UInt64> = []
     /// The engine's length of a local file it plays before the file's scan answered.
-    var engineLengthBeforeScan: (entryID: UInt64, microseconds: Int64)?
+    var engineLengthBeforeScan: (entryID: UInt64, length: Duration)?
     /// The last track announced, so each is announced once.
     var announced: TrackAnnouncement?
     /// Shut down: nothing may take focus or announce again.
@@ -126,7 +126,7 @@ public struct PlayerMachine: Sendable {
             queue = session.queue
             volume = session.volume
             rate = session.rate
-            pendingSeek = session.positionMicroseconds > 0 ? session.positionMicroseconds : nil
+            pendingSeek = session.position > .zero ? session.position : nil
         } else {
             let entries = queue.replaceAll(with: startup.tracks.map(\.uri))
             for (entry, track) in zip(entries, startup.tracks) { tracks[entry.id] = track.facts }

@@ -4,8 +4,8 @@
 public struct TrackFacts: Sendable, Hashable {
     /// Tags read from the file or stream.
     public var tags = TrackTags()
-    /// The length in microseconds, from the engine or the scanner (preferred to the tags').
-    public var duration: Int64?
+    /// The length, from the engine or the scanner (preferred to the tags').
+    public var duration: Duration?
     /// A playlist's title for the entry (`#EXTINF`, XSPF `title`).
     public var hintTitle: String?
     /// A playlist's artist for the entry.
@@ -22,8 +22,8 @@ public struct TrackFacts: Sendable, Hashable {
     public var tagsRead = false
 
     /// Facts with a playlist's hints; `scannedTags` when the entry was read already.
-    public init(hintTitle: String? = nil, hintArtist: String? = nil, duration: Int64? = nil, scannedTags: TrackTags? = nil,
-                scannedDuration: Int64? = nil) {
+    public init(hintTitle: String? = nil, hintArtist: String? = nil, duration: Duration? = nil, scannedTags: TrackTags? = nil,
+                scannedDuration: Duration? = nil) {
         self.hintTitle = hintTitle
         self.hintArtist = hintArtist
         self.duration = duration
@@ -35,10 +35,10 @@ public struct TrackFacts: Sendable, Hashable {
     }
 
     /// Adds what the scanner or the engine read; newer values win, absent ones keep the old.
-    public mutating func merge(_ newer: TrackTags, duration newDuration: Int64? = nil) {
+    public mutating func merge(_ newer: TrackTags, duration newDuration: Duration? = nil) {
         tags = tags.merging(newer)
-        if let newDuration, newDuration > 0 { duration = newDuration }
-        if duration == nil, let fromTags = newer.durationMicroseconds, fromTags > 0 { duration = fromTags }
+        if let newDuration, newDuration > .zero { duration = newDuration }
+        if duration == nil, let fromTags = newer.duration, fromTags > .zero { duration = fromTags }
     }
 
     /// The title to show: the tags', the playlist's, or one made from `uri`.
@@ -52,7 +52,7 @@ public struct TrackFacts: Sendable, Hashable {
     }
 
     /// The length to show.
-    public var length: Int64? { duration ?? tags.durationMicroseconds }
+    public var length: Duration? { duration ?? tags.duration }
 
     /// The lyrics to show: the tags', else a sidecar file's.
     public var lyrics: String? { tags.lyrics ?? sidecarLyrics }

@@ -25,8 +25,8 @@ public struct TrackTags: Sendable, Hashable {
     public var lyrics: String?
     /// Tempo in beats per minute, as the file says (untrusted: may be NaN or huge).
     public var beatsPerMinute: Double?
-    /// Length from the tags in microseconds.
-    public var durationMicroseconds: Int64?
+    /// Length from the tags.
+    public var duration: Duration?
     /// A `file://` URI of the cover art.
     public var artURI: String?
 
@@ -48,7 +48,7 @@ public struct TrackTags: Sendable, Hashable {
         merged.date = newer.date ?? date
         merged.lyrics = newer.lyrics ?? lyrics
         merged.beatsPerMinute = newer.beatsPerMinute ?? beatsPerMinute
-        merged.durationMicroseconds = newer.durationMicroseconds ?? durationMicroseconds
+        merged.duration = newer.duration ?? duration
         merged.artURI = newer.artURI ?? artURI
         return merged
     }
