@@ -49,6 +49,7 @@ extension PlayerOwner {
             }
         }
         if saveDue { scheduleSave() }
+        if effects.contains(where: \.touchesPlaybackClock) { playbackObserver?() }
         return refusal
     }
 

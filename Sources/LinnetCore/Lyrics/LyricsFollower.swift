@@ -1,0 +1,186 @@
+public import EventLoop
+public import LibraryFormats
+import Logging
+import PlayerCore
+
+/// Follows the current track's synced lyrics on the player's loop thread: it knows which line
+/// is current and tells its listener exactly when that changes.
+///
+/// One timer at most, for the next line change only, armed from the player's position and rate
+/// whenever the playback clock may have moved (a publication, a seek, a rate change, play or
+/// pause) and from its own expiry. None runs while nothing plays, and none while the screen is
+/// off (locked or blank): nobody sees the line then, and a paused or locked daemon must not
+/// wake. When the screen comes back the current line is announced at once.
+///
+/// The rule itself is ``LyricTimeline``; this class only reads the player and owns the timer.
+public final class LyricsFollower: Sendable {
+    /// What the listener hears.
+    public enum Change: Sendable, Equatable {
+        /// The line shown now ("" before the first line, between tracks, while stopped).
+        case line(String)
+        /// The synced lines were replaced: they belong to queue entry `entryID` now (nil: none).
+        case lines(entryID: UInt64?)
+    }
+
+    private let player: PlayerController
+    private let state: LoopBound<FollowerState>
+    private let logger = Logger(label: "linnet.lyrics")
+
+    /// A follower of `player`'s current track; silent until ``start()``.
+    public init(player: PlayerController) {
+        self.player = player
+        state = LoopBound(FollowerState(), loop: player.owner.loop)
+    }
+
+    /// Starts following: from now on every change of the player's clock re-arms the timer.
+    /// `listener` hears changes on the loop thread.
+    public func start(listener: @escaping @Sendable (Change) -> Void) {
+        let loop = state.loop
+        loop.sync {
+            state.value.listener = listener
+            player.owner.value.playbackObserver = { [weak self] in self?.resync(fromTimer: false) }
+            resync(fromTimer: false)
+        }
+    }
+
+    /// Stops following and cancels the timer.
+    public func stop() {
+        state.loop.sync {
+            state.value.isStopped = true
+            state.value.timer?.cancel()
+            state.value.timer = nil
+            state.value.listener = nil
+        }
+    }
+
+    /// The screen was turned on (true) or off: locked, blanked, or the session idle.
+    public func setScreenOn(_ on: Bool) {
+        let state = self.state
+        state.loop.perform { [weak self] in
+            guard state.value.screenOn != on else { return }
+            state.value.screenOn = on
+            self?.logger.debug("lyrics: the screen is \(on ? "on" : "off")")
+            self?.resync(fromTimer: false)
+        }
+    }
+
+    /// The line current at this instant, read from the player's position (it may be newer than
+    /// the last announced one while the screen is off).
+    public var currentLine: String {
+        state.loop.sync { moment(reading()).text }
+    }
+
+    /// The current track's synced lines, and the queue entry they belong to.
+    public var lines: (entryID: UInt64?, lines: [Lyrics.SyncedLine]) {
+        state.loop.sync { (state.value.source?.entryID, state.value.timeline.lines) }
+    }
+
+    /// What the follower needs of the player, read on the loop thread.
+    private struct Reading {
+        var current: TrackItem?
+        var active: Bool
+        var playing: Bool
+        var rate: Double
+        var position: Int64
+    }
+
+    private func reading() -> Reading {
+        let owner = player.owner.value
+        let snapshot = owner.machine.snapshot
+        // A ringing alarm replaces the track on every display; a stopped player sings nothing.
+        let active = snapshot.alarm == nil && snapshot.transport != .stopped && snapshot.current != nil
+        return Reading(
+            current: snapshot.alarm == nil ? snapshot.current : nil, active: active,
+            playing: active && snapshot.transport == .playing, rate: snapshot.rate,
+            position: active ? owner.currentPosition() : 0)
+    }
+
+    private func moment(_ reading: Reading) -> LyricTimeline.Moment {
+        guard reading.active else { return LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil) }
+        return state.value.timeline.moment(
+            atMicroseconds: reading.position, rate: reading.rate, playing: reading.playing, screenOn: state.value.screenOn)
+    }
+
+    /// Brings the announced line up to date and arms the timer for the next change, if any.
+    private func resync(fromTimer: Bool) {
+        let follower = state.value
+        guard !follower.isStopped else { return }
+        let reading = self.reading()
+        if follower.adopt(reading.current) { follower.listener?(.lines(entryID: follower.source?.entryID)) }
+        let now = moment(reading)
+
+        if fromTimer {
+            // The timer was armed for the line after `armedFrom`; the position may lag the timer.
+            follower.earlyWakeUps = now.lineIndex == follower.armedFrom ? follower.earlyWakeUps + 1 : 0
+        } else {
+            follower.earlyWakeUps = 0
+        }
+        if follower.screenOn, now.text != follower.announced {
+            follower.announced = now.text
+            if fromTimer, let index = now.lineIndex {
+                let starts = follower.timeline.lines[index].timeMicroseconds
+                logger.debug("lyrics: line \(index + 1) at \(reading.position / 1000) ms, \((reading.position - starts) / 1000) ms after it starts")
+            }
+            follower.listener?(.line(now.text))
+        }
+
+        follower.timer?.cancel()
+        follower.timer = nil
+        guard let due = now.nextChange else { return }
+        let wait = follower.earlyWakeUps > 0 ? LyricTimeline.retryDelay(due: due, earlyWakeUps: follower.earlyWakeUps) : due
+        follower.armedFrom = now.lineIndex
+        follower.timer = state.loop.timer(after: wait) { [weak self, weak follower] in
+            // Expired: forget it first, so the re-arm below does not cancel the source running now.
+            follower?.timer = nil
+            self?.resync(fromTimer: true)
+            return .remove
+        }
+    }
+}
+
+/// The follower's state; only the loop thread touches it.
+private final class FollowerState {
+    /// Which texts the timeline was made from.
+    struct Source: Equatable {
+        var entryID: UInt64
+        var tagText: String?
+        var sidecarText: String?
+    }
+
+    var source: Source?
+    var timeline = LyricTimeline(lines: [])
+    var listener: (@Sendable (LyricsFollower.Change) -> Void)?
+    /// The line last announced.
+    var announced = ""
+    var screenOn = true
+    var timer: EventSource?
+    /// The line current when the timer was armed: still current when it fires means it fired early.
+    var armedFrom: Int?
+    var earlyWakeUps = 0
+    var isStopped = false
+
+    /// Takes the lines of `item` (nil: none); true when they changed.
+    func adopt(_ item: TrackItem?) -> Bool {
+        let next = item.map {
+            Source(entryID: $0.entry.id, tagText: $0.facts.tags.lyrics, sidecarText: $0.facts.sidecarLyrics)
+        }
+        guard next != source else { return false }
+        let previousLines = timeline.lines
+        let previousEntry = source?.entryID
+        source = next
+        let lines = next.flatMap { TrackLyrics.resolve(tagText: $0.tagText, sidecarText: $0.sidecarText)?.synced } ?? []
+        timeline = LyricTimeline(lines: lines)
+        return lines != previousLines || next?.entryID != previousEntry
+    }
+}
+
+extension PlayerEffect {
+    /// Whether the effect may move the playback clock (position, rate, play/pause) or change
+    /// what is current: the lyrics follower re-arms its timer after these.
+    var touchesPlaybackClock: Bool {
+        switch self {
+        case .publish, .seeked, .engine: true
+        default: false
+        }
+    }
+}
