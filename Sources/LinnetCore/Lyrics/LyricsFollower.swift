@@ -67,47 +67,51 @@ public final class LyricsFollower: Sendable {
     /// The line current at this instant, read from the player's position (it may be newer than
     /// the last announced one while the screen is off).
     public var currentLine: String {
-        state.loop.sync { moment(reading()).text }
+        // The lines are the current track's: every change of it is published, and each
+        // publication has the follower adopt them.
+        state.loop.sync { moment(clock()).text }
     }
 
-    /// The current track's synced lines, and the queue entry they belong to.
+    /// The current track's synced lines, and the queue entry they belong to (nil when none).
     public var lines: (entryID: UInt64?, lines: [Lyrics.SyncedLine]) {
-        state.loop.sync { (state.value.source?.entryID, state.value.timeline.lines) }
+        state.loop.sync { (state.value.linesEntryID, state.value.timeline.lines) }
     }
 
-    /// What the follower needs of the player, read on the loop thread.
-    private struct Reading {
+    /// What the follower needs of the player's state, read on the loop thread.
+    private struct Clock {
+        /// The track shown, unless an alarm replaces it.
         var current: TrackItem?
+        /// Whether a track is loaded and not stopped, and no alarm replaces it.
         var active: Bool
         var playing: Bool
         var rate: Double
-        var position: Int64
     }
 
-    private func reading() -> Reading {
-        let owner = player.owner.value
-        let snapshot = owner.machine.snapshot
+    private func clock() -> Clock {
+        let snapshot = player.owner.value.machine.snapshot
         // A ringing alarm replaces the track on every display; a stopped player sings nothing.
-        let active = snapshot.alarm == nil && snapshot.transport != .stopped && snapshot.current != nil
-        return Reading(
-            current: snapshot.alarm == nil ? snapshot.current : nil, active: active,
-            playing: active && snapshot.transport == .playing, rate: snapshot.rate,
-            position: active ? owner.currentPosition() : 0)
+        let current = snapshot.alarm == nil ? snapshot.current : nil
+        let active = current != nil && snapshot.transport != .stopped
+        return Clock(current: current, active: active, playing: active && snapshot.transport == .playing, rate: snapshot.rate)
     }
 
-    private func moment(_ reading: Reading) -> LyricTimeline.Moment {
-        guard reading.active else { return LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil) }
-        return state.value.timeline.moment(
-            atMicroseconds: reading.position, rate: reading.rate, playing: reading.playing, screenOn: state.value.screenOn)
+    /// The moment at the player's position, asked of the engine only when there are lines to
+    /// place it among: most tracks have none, and this runs at every publication.
+    private func moment(_ clock: Clock) -> LyricTimeline.Moment {
+        let timeline = state.value.timeline
+        guard clock.active, !timeline.lines.isEmpty else { return LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil) }
+        return timeline.moment(
+            atMicroseconds: player.owner.value.currentPosition(), rate: clock.rate, playing: clock.playing,
+            screenOn: state.value.screenOn)
     }
 
     /// Brings the announced line up to date and arms the timer for the next change, if any.
     private func resync(fromTimer: Bool) {
         let follower = state.value
         guard !follower.isStopped else { return }
-        let reading = self.reading()
-        if follower.adopt(reading.current) { follower.listener?(.lines(entryID: follower.source?.entryID)) }
-        let now = moment(reading)
+        let clock = self.clock()
+        if follower.adopt(clock.current) { follower.listener?(.lines(entryID: follower.linesEntryID)) }
+        let now = moment(clock)
 
         if fromTimer {
             // The timer was armed for the line after `armedFrom`; the position may lag the timer.
@@ -118,8 +122,9 @@ public final class LyricsFollower: Sendable {
         if follower.screenOn, now.text != follower.announced {
             follower.announced = now.text
             if fromTimer, let index = now.lineIndex {
+                let position = player.owner.value.currentPosition()
                 let starts = follower.timeline.lines[index].timeMicroseconds
-                logger.debug("lyrics: line \(index + 1) at \(reading.position / 1000) ms, \((reading.position - starts) / 1000) ms after it starts")
+                logger.debug("lyrics: line \(index + 1) at \(position / 1000) ms, \((position - starts) / 1000) ms after it starts")
             }
             follower.listener?(.line(now.text))
         }
@@ -159,18 +164,21 @@ private final class FollowerState {
     var earlyWakeUps = 0
     var isStopped = false
 
-    /// Takes the lines of `item` (nil: none); true when they changed.
+    /// The entry whose lines ``timeline`` holds; nil when it holds none.
+    var linesEntryID: UInt64? { timeline.lines.isEmpty ? nil : source?.entryID }
+
+    /// Takes the lines of `item` (nil: none); true when ``linesEntryID`` or the lines changed.
+    /// The texts are compared before anything is parsed: unchanged texts are the common case.
     func adopt(_ item: TrackItem?) -> Bool {
         let next = item.map {
             Source(entryID: $0.entry.id, tagText: $0.facts.tags.lyrics, sidecarText: $0.facts.sidecarLyrics)
         }
         guard next != source else { return false }
-        let previousLines = timeline.lines
-        let previousEntry = source?.entryID
+        let before = (linesEntryID, timeline.lines)
         source = next
         let lines = next.flatMap { TrackLyrics.resolve(tagText: $0.tagText, sidecarText: $0.sidecarText)?.synced } ?? []
         timeline = LyricTimeline(lines: lines)
-        return lines != previousLines || next?.entryID != previousEntry
+        return before != (linesEntryID, lines)
     }
 }
 
