@@ -112,7 +112,9 @@ public final class ScreenActivityWatcher: Sendable {
         }
         guard let listener else { return }
         logger.debug("the screen is \(on ? "on" : "off (locked, blank or idle)")")
-        session.loop.perform { listener(on) }
+        // The latest state, not `on`: a change queued from a background answer must not land
+        // after a newer one delivered at once on the loop thread.
+        session.loop.perform { [weak self] in listener(self?.isScreenOn ?? true) }
     }
 
     /// Asks every screen saver for its state; true when at least one answered.

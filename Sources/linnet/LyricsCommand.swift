@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import EventLoop
 import Glibc
 import LinnetCore
 import MPRIS
@@ -42,6 +43,7 @@ struct LyricsCommand: AsyncParsableCommand {
         guard case .string(var shown) = try await linnetProperty(client, "CurrentLyric") else { return }
         printLine(shown)
         guard let changes else { return }
+        defer { quiesce() }
         for await change in changes.stream {
             switch change {
             case .line(let text):
@@ -54,6 +56,13 @@ struct LyricsCommand: AsyncParsableCommand {
                 fail("linnet quit", status: 69)
             }
         }
+    }
+
+    /// Ends the loop thread before the process exits: signals still arriving (a track change
+    /// brings several) must not be dispatched while exit tears the process down under them
+    /// (`--follow` died with SIGSEGV that way, rarely, at the end of a track).
+    private func quiesce() {
+        EventLoop.shared.stop()
     }
 
     /// The MPRIS track id of the track loaded now, or nil when nothing is (or it is stopped).
@@ -79,6 +88,7 @@ struct LyricsCommand: AsyncParsableCommand {
 
     private func fail(_ message: String, status: Int32) -> Never {
         writeAll(STDERR_FILENO, "linnet: \(message)\n")
+        quiesce()
         Glibc.exit(status)
     }
 

@@ -8,8 +8,8 @@ import TestSupport
 /// test-owned screen saver on the private bus, and CurrentLyric's PropertiesChanged recorded
 /// with their arrival times. Order and outcome are asserted; lateness is measured and printed.
 @Suite(.serialized) struct SyncedLyricsTests {
-    /// Lines 0.5 s apart: "line 1" at 0.5 s … "line 12" at 6.0 s.
-    static let lrc = (1...12).map { String(format: "[00:%05.2f]line %d", Double($0) * 0.5, $0) }.joined(separator: "\n")
+    /// Lines 0.5 s apart: "line 1" at 0.5 s … "line 20" at 10.0 s.
+    static let lrc = (1...20).map { String(format: "[00:%05.2f]line %d", Double($0) * 0.5, $0) }.joined(separator: "\n")
 
     static func index(of line: String) -> Int? { Int(line.dropFirst("line ".count)) }
 
@@ -17,36 +17,38 @@ import TestSupport
     func currentLyricChangesAtEachLineNotWhilePausedOrLockedAndSeekingReArms() async throws {
         let world = try LinnetWorld()
         let screenSaver = try FakeScreenSaver(address: world.bus.address)
-        let track = try await world.makeTrack("sung.ogg", title: "Sung", seconds: 7.5)
+        let track = try await world.makeTrack("sung.ogg", title: "Sung", seconds: 14)
         try Self.lrc.write(toFile: world.media.appendingPathComponent("sung.lrc").path, atomically: true, encoding: .utf8)
         let changes = try LyricChanges(world)
         try await world.start(["--no-resume", "--paused", track])
-        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 12 }
+        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 20 }
         guard case .objectPath(let trackID)? = try await world.player("Metadata")["mpris:trackid"] else {
             Issue.record("no track id")
             return
         }
         let player = world.proxy(MPRISNames.player)
 
-        // Playing: every line in order, each one once.
+        // Playing: every line in order, each one once (on a loaded machine the pause may land a
+        // few lines after line 4: every line up to it, none skipped).
         let played = ContinuousClock.now
         try await player.call("Play")
         try await changes.waitFor("line 4")
         try await player.call("Pause")
         let pausedAt = changes.count
-        #expect(changes.lines == ["line 1", "line 2", "line 3", "line 4"])
-        let arrivals = changes.arrivals(ofLines: 1...4)
+        let lastBeforeLock = try #require(changes.lines.last.flatMap(Self.index))
+        #expect(changes.lines == (1...lastBeforeLock).map { "line \($0)" })
+        let arrivals = changes.arrivals(ofLines: 1...lastBeforeLock)
         // Lateness against the first line's arrival (the start of playback has its own latency).
         let lateness = (1..<arrivals.count).map { k in
             Self.milliseconds(arrivals[k] - arrivals[0]) - Double(k) * 500
         }
-        print("lyrics lateness after line 1, ms (lines 2-4): \(lateness.map { String(format: "%.1f", $0) }); "
+        print("lyrics lateness after line 1, ms (lines 2-\(lastBeforeLock)): \(lateness.map { String(format: "%.1f", $0) }); "
               + "line 1 arrived \(String(format: "%.1f", Self.milliseconds(arrivals[0] - played))) ms after Play was sent (500 ms due)")
 
         // Paused: the clock stands, so nothing changes and no timer runs.
         try await Task.sleep(for: .milliseconds(1200))
         #expect(changes.count == pausedAt, "changed while paused: \(changes.lines)")
-        #expect(try await world.currentLyric() == "line 4")
+        #expect(try await world.currentLyric() == "line \(lastBeforeLock)")
 
         // Locked: playing on, but no line is announced while nobody can see it.
         try await screenSaver.setActive(true, confirmingWith: LinnetWorld.playerName)
@@ -61,16 +63,18 @@ import TestSupport
         let caughtUp = try #require(changes.lines.last.flatMap(Self.index))
         #expect(caughtUp >= Self.lineIndex(at: beforeUnlock) && caughtUp <= Self.lineIndex(at: afterUnlock),
                 "caught up to line \(caughtUp) between positions \(beforeUnlock) and \(afterUnlock)")
-        #expect(caughtUp > 5, "the line did not move on while the screen was off")
-        #expect(!changes.lines.contains("line 5"), "line 5 was announced while the screen was off")
+        // Played at least 1.3 s while locked: two or more lines went by unannounced.
+        #expect(caughtUp >= lastBeforeLock + 2, "the line did not move on while the screen was off")
 
         // A seek back re-arms the timer: the target's line at once, then the line after it.
         let seekCount = changes.count
         try await player.call("SetPosition", [.objectPath(trackID), .int64(1_200_000)])
         let sought = ContinuousClock.now
         try await changes.waitFor("line 3", after: seekCount)
+        // A line due just before the seek may still come first; then the target's, then the next.
         let afterSeek = Array(changes.lines[seekCount...])
-        #expect(afterSeek.starts(with: ["line 2", "line 3"]), "after the seek: \(afterSeek)")
+        let fromTarget = afterSeek.drop { $0 != "line 2" }
+        #expect(fromTarget.starts(with: ["line 2", "line 3"]) && afterSeek.count - fromTarget.count <= 1, "after the seek: \(afterSeek)")
         if let line3 = changes.arrivals(ofLines: 3...3, after: seekCount).first {
             print("lyrics: line 3 arrived \(String(format: "%.1f", Self.milliseconds(line3 - sought))) ms after the seek's reply (300 ms due)")
         }
@@ -93,7 +97,7 @@ import TestSupport
         try Self.lrc.write(toFile: world.media.appendingPathComponent("sung.lrc").path, atomically: true, encoding: .utf8)
         try "Only plain words".write(toFile: world.media.appendingPathComponent("spoken.txt").path, atomically: true, encoding: .utf8)
         try await world.start(["--no-resume", "--paused", sung, spoken])
-        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 12 }
+        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 20 }
 
         // Paused at the start: before the first line, an empty line.
         let first = try await world.cli("lyrics")
@@ -129,17 +133,19 @@ import TestSupport
         let changes = try LyricChanges(world)
         try await world.start(["--no-resume", "--paused", track])
         let pid = try #require(world.process?.processIdentifier)
-        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 12 }
+        try await world.waitUntil("the synced lines") { try await world.syncedLineCount() == 20 }
         try await world.proxy(MPRISNames.player).call("Play")
         try await changes.waitFor("line 2")
         try await world.proxy(MPRISNames.player).call("Pause")
         // Let the pause settle: the engine winds down, the inhibitor's release delay passes.
         try await Task.sleep(for: .seconds(7))
+        let announced = changes.count
         let paused = try await ClockTimerTests.wakeUps(pid, over: .seconds(3))
         print("lyrics: wake-ups per thread over 3 s, paused between two lines: \(paused.sorted { $0.key < $1.key })")
         // The loop thread carries the lyric timer (and every D-Bus and GStreamer event).
         #expect(paused["linnet.loop"] == 0)
-        #expect(changes.lines.last == "line 2")
+        #expect(changes.count == announced)
+        #expect(try await world.currentLyric() == changes.lines.last)
         world.kill()
     }
 

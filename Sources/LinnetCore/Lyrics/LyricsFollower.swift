@@ -26,7 +26,7 @@ public final class LyricsFollower: Sendable {
     private let state: LoopBound<FollowerState>
     private let logger = Logger(label: "linnet.lyrics")
 
-    /// A follower of `player`'s current track; silent until ``start()``.
+    /// A follower of `player`'s current track; silent until ``start(listener:)``.
     public init(player: PlayerController) {
         self.player = player
         state = LoopBound(FollowerState(), loop: player.owner.loop)
