@@ -1,6 +1,5 @@
 public import DBus
 public import Logging
-import Glibc
 import Synchronization
 
 /// Whether anybody can see the screen: it is off while a screen saver says it is active (the

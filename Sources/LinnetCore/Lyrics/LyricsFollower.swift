@@ -170,8 +170,9 @@ private final class FollowerState {
     /// Takes the lines of `item` (nil: none); true when ``linesEntryID`` or the lines changed.
     /// The texts are compared before anything is parsed: unchanged texts are the common case.
     func adopt(_ item: TrackItem?) -> Bool {
-        let next = item.map {
-            Source(entryID: $0.entry.id, tagText: $0.facts.tags.lyrics, sidecarText: $0.facts.sidecarLyrics)
+        let next = item.map { item in
+            let (tag, sidecar) = TrackLyrics.texts(of: item.facts)
+            return Source(entryID: item.entry.id, tagText: tag, sidecarText: sidecar)
         }
         guard next != source else { return false }
         let before = (linesEntryID, timeline.lines)

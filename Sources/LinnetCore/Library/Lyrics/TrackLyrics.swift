@@ -1,4 +1,5 @@
 public import LibraryFormats
+public import PlayerCore
 import Synchronization
 
 /// The one place that turns a track's lyric texts into ``Lyrics``: what a tag carries (ID3
@@ -29,6 +30,19 @@ public enum TrackLyrics {
         let plain = resolve(tagText: tagText, sidecarText: sidecarText).map(\.plainText)
         lastPlain.withLock { $0 = (key, plain) }
         return plain
+    }
+
+    /// The lyric texts `facts` holds: the tag's and the sidecar file's. Every reader of lyrics
+    /// (MPRIS metadata, the lyrics follower) goes through here, so a new source of tag text
+    /// (a tag reader keeping USLT/SYLT raw) is wired in this one place.
+    public static func texts(of facts: TrackFacts) -> (tag: String?, sidecar: String?) {
+        (facts.tags.lyrics, facts.sidecarLyrics)
+    }
+
+    /// The plain lyrics of `facts`; see ``plainText(tagText:sidecarText:)``.
+    public static func plainText(of facts: TrackFacts) -> String? {
+        let (tag, sidecar) = texts(of: facts)
+        return plainText(tagText: tag, sidecarText: sidecar)
     }
 
     private struct Key: Equatable {
