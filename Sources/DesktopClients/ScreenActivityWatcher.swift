@@ -50,11 +50,23 @@ public final class ScreenActivityWatcher: Sendable {
     /// Whether the screen is on, as last heard.
     public var isScreenOn: Bool { state.withLock { $0.reported } }
 
-    /// Subscribes to the screen savers' signals (blocking round trips to the bus: call it off the
-    /// loop thread), then asks each service for its state in the background. `listener` hears
-    /// each change of ``isScreenOn`` on the loop thread.
+    /// Subscribes to the screen savers' signals, then asks each service for its state, all in the
+    /// background: linnet's start does not wait for any of it (the screen counts as on until a
+    /// service says otherwise). `listener` hears each change of ``isScreenOn`` on the loop thread.
     public func start(listener: @escaping @Sendable (Bool) -> Void) {
         state.withLock { $0.listener = listener }
+        let task = Task { [weak self] in
+            guard let self else { return }
+            subscribeToScreenSavers()
+            let answered = await askScreenSavers()
+            if !answered { await followLogind() }
+        }
+        state.withLock { $0.queries = task }
+    }
+
+    /// ActiveChanged from each screen saver, now or once one appears. Blocking round trips to
+    /// the bus (AddMatch), made once.
+    private func subscribeToScreenSavers() {
         var subscriptions: [DBusSubscription] = []
         for saver in Self.screenSavers {
             let name = saver.name.rawValue
@@ -70,13 +82,17 @@ public final class ScreenActivityWatcher: Sendable {
                 logger.debug("cannot follow \(name): \(error.message)")
             }
         }
-        state.withLock { $0.subscriptions = subscriptions }
-        let task = Task { [weak self] in
-            guard let self else { return }
-            let answered = await askScreenSavers()
-            if !answered { await followLogind() }
+        for subscription in subscriptions { keep(subscription) }
+    }
+
+    /// Keeps `subscription` until ``stop()``; cancels it at once when stop came first.
+    private func keep(_ subscription: DBusSubscription) {
+        let stopped = state.withLock { state -> Bool in
+            guard state.listener != nil else { return true }
+            state.subscriptions.append(subscription)
+            return false
         }
-        state.withLock { $0.queries = task }
+        if stopped { subscription.cancel() }
     }
 
     /// Stops listening.
@@ -140,7 +156,15 @@ public final class ScreenActivityWatcher: Sendable {
     private func followLogind() async {
         do {
             let bus = try DBusConnection(address: systemBusAddress, loop: session.loop)
-            state.withLock { $0.systemBus = bus }
+            let stopped = state.withLock { state -> Bool in
+                guard state.listener != nil else { return true }
+                state.systemBus = bus
+                return false
+            }
+            if stopped {
+                bus.close()
+                return
+            }
             let manager = DBusProxy(connection: bus, destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
                                     interface: "org.freedesktop.login1.Manager")
             // "auto": the caller's session, or the user's graphical one for a process (a user
@@ -155,7 +179,7 @@ public final class ScreenActivityWatcher: Sendable {
                 guard !changed.isEmpty else { return }
                 self?.update { state in state.logindHints = (state.logindHints ?? [:]).merging(changed) { $1 } }
             }
-            state.withLock { $0.subscriptions.append(subscription) }
+            keep(subscription)
             let sessionObject = DBusProxy(connection: bus, destination: "org.freedesktop.login1", path: path,
                                           interface: "org.freedesktop.login1.Session")
             let all = try await sessionObject.allProperties()

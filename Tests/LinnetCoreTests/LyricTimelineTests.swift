@@ -52,11 +52,11 @@ import Testing
             == .init(lineIndex: nil, text: "", nextChange: nil))
     }
 
-    @Test func earlyWakeUpsBackOffSoAStalledPositionIsNoBusyLoop() {
-        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), earlyWakeUps: 1) == .milliseconds(4))
-        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), earlyWakeUps: 2) == .milliseconds(8))
-        #expect(LyricTimeline.retryDelay(due: .milliseconds(30), earlyWakeUps: 2) == .milliseconds(30))
-        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), earlyWakeUps: 50) == .seconds(1))
+    @Test func wakeUpsAtAStalledPositionBackOffSoTheyAreNoBusyLoop() {
+        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), stalledWakeUps: 1) == .milliseconds(4))
+        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), stalledWakeUps: 2) == .milliseconds(8))
+        #expect(LyricTimeline.retryDelay(due: .milliseconds(30), stalledWakeUps: 2) == .milliseconds(30))
+        #expect(LyricTimeline.retryDelay(due: .milliseconds(1), stalledWakeUps: 50) == .seconds(1))
     }
 
     @Test func syncedLyricsBeatPlainOnesAndTagsWinTies() {

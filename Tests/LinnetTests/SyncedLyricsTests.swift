@@ -85,7 +85,11 @@ import TestSupport
             guard let range = line.range(of: " ms after it starts") else { return nil }
             return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
         }
-        print("lyrics: position past each line's stamp when linnet announced it, ms: \(late)")
+        let early = world.log.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: " early wake-ups before it") else { return nil }
+            return Int(line[..<range.lowerBound].split(separator: "(").last ?? "")
+        }
+        print("lyrics: position past each line's stamp when linnet announced it, ms: \(late); early timer wake-ups before each: \(early)")
         world.kill()
     }
 

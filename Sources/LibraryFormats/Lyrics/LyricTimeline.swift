@@ -67,12 +67,13 @@ public struct LyricTimeline: Sendable, Equatable {
         return .milliseconds(Int64(min(max(milliseconds, 1), 86_400_000)))
     }
 
-    /// How long to wait when a timer fired but the player's position says the next line has not
-    /// begun yet (the audio clock lags the timer, or a stream stalls while "playing"): the time
-    /// still due, but at least a floor that doubles with each such early wake-up in a row,
-    /// from 4 ms up to one second, so a stalled position never turns into a busy loop.
-    public static func retryDelay(due: Duration, earlyWakeUps: Int) -> Duration {
-        let floor = Duration.milliseconds(min(1000, 4 << min(max(earlyWakeUps - 1, 0), 8)))
+    /// How long to wait when a timer fired before the next line began and the position had not
+    /// moved at all since the timer was armed (a stream stalled while "playing"): the time still
+    /// due, but at least a floor that doubles with each such wake-up in a row, from 4 ms up to
+    /// one second, so a position that stands still never turns into a busy loop. (A position
+    /// that moved but lags the timer just waits what is left.)
+    public static func retryDelay(due: Duration, stalledWakeUps: Int) -> Duration {
+        let floor = Duration.milliseconds(min(1000, 4 << min(max(stalledWakeUps - 1, 0), 8)))
         return max(due, floor)
     }
 }

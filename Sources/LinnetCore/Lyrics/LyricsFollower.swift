@@ -98,11 +98,16 @@ public final class LyricsFollower: Sendable {
     /// The moment at the player's position, asked of the engine only when there are lines to
     /// place it among: most tracks have none, and this runs at every publication.
     private func moment(_ clock: Clock) -> LyricTimeline.Moment {
+        placed(clock).moment
+    }
+
+    /// The moment, and the position it was placed at (nil when none was needed).
+    private func placed(_ clock: Clock) -> (moment: LyricTimeline.Moment, position: Int64?) {
         let timeline = state.value.timeline
-        guard clock.active, !timeline.lines.isEmpty else { return LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil) }
-        return timeline.moment(
-            atMicroseconds: player.owner.value.currentPosition(), rate: clock.rate, playing: clock.playing,
-            screenOn: state.value.screenOn)
+        guard clock.active, !timeline.lines.isEmpty else { return (LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil), nil) }
+        let position = player.owner.value.currentPosition()
+        let moment = timeline.moment(atMicroseconds: position, rate: clock.rate, playing: clock.playing, screenOn: state.value.screenOn)
+        return (moment, position)
     }
 
     /// Brings the announced line up to date and arms the timer for the next change, if any.
@@ -111,20 +116,23 @@ public final class LyricsFollower: Sendable {
         guard !follower.isStopped else { return }
         let clock = self.clock()
         if follower.adopt(clock.current) { follower.listener?(.lines(entryID: follower.linesEntryID)) }
-        let now = moment(clock)
+        let (now, position) = placed(clock)
 
-        if fromTimer {
-            // The timer was armed for the line after `armedFrom`; the position may lag the timer.
-            follower.earlyWakeUps = now.lineIndex == follower.armedFrom ? follower.earlyWakeUps + 1 : 0
-        } else {
-            follower.earlyWakeUps = 0
-        }
+        // The timer was armed for the line after `armedFrom`. Still on that line, it fired early:
+        // the audio clock lags the timer (wait what is left), or the position stands still while
+        // "playing" (a stalled stream: back off).
+        let early = fromTimer && now.lineIndex == follower.armedFrom
+        let earlyBefore = follower.earlyWakeUps
+        follower.stalledWakeUps = early && position == follower.armedAt ? follower.stalledWakeUps + 1 : 0
+        follower.earlyWakeUps = early ? follower.earlyWakeUps + 1 : 0
         if follower.screenOn, now.text != follower.announced {
             follower.announced = now.text
-            if fromTimer, let index = now.lineIndex {
-                let position = player.owner.value.currentPosition()
+            if fromTimer, let index = now.lineIndex, let position {
                 let starts = follower.timeline.lines[index].timeMicroseconds
-                logger.debug("lyrics: line \(index + 1) at \(position / 1000) ms, \((position - starts) / 1000) ms after it starts")
+                logger.debug("""
+                    lyrics: line \(index + 1) at \(position / 1000) ms, \((position - starts) / 1000) ms after it starts \
+                    (\(earlyBefore) early wake-ups before it)
+                    """)
             }
             follower.listener?(.line(now.text))
         }
@@ -132,8 +140,9 @@ public final class LyricsFollower: Sendable {
         follower.timer?.cancel()
         follower.timer = nil
         guard let due = now.nextChange else { return }
-        let wait = follower.earlyWakeUps > 0 ? LyricTimeline.retryDelay(due: due, earlyWakeUps: follower.earlyWakeUps) : due
+        let wait = follower.stalledWakeUps > 0 ? LyricTimeline.retryDelay(due: due, stalledWakeUps: follower.stalledWakeUps) : due
         follower.armedFrom = now.lineIndex
+        follower.armedAt = position
         follower.timer = state.loop.timer(after: wait) { [weak self, weak follower] in
             // Expired: forget it first, so the re-arm below does not cancel the source running now.
             follower?.timer = nil
@@ -161,7 +170,12 @@ private final class FollowerState {
     var timer: EventSource?
     /// The line current when the timer was armed: still current when it fires means it fired early.
     var armedFrom: Int?
+    /// The position the timer was armed at.
+    var armedAt: Int64?
+    /// Timer expiries in a row before the line had begun (counted for the debug log)…
     var earlyWakeUps = 0
+    /// …and those at which the position had not moved at all since the timer was armed.
+    var stalledWakeUps = 0
     var isStopped = false
 
     /// The entry whose lines ``timeline`` holds; nil when it holds none.
