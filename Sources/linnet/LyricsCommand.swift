@@ -40,14 +40,21 @@ struct LyricsCommand: AsyncParsableCommand {
         else {
             fail("the track has no synced lyrics", status: Self.noLyrics)
         }
-        guard case .string(var shown) = try await linnetProperty(client, "CurrentLyric") else { return }
-        printLine(shown)
-        guard let changes else { return }
+        guard let changes else {
+            if case .string(let line) = try await linnetProperty(client, "CurrentLyric") { printLine(line) }
+            return
+        }
         defer { quiesce() }
+        changes.readCurrentLine(client)
+        // Signals dispatched before the first read's reply are older than it: skipped.
+        var shown: String?
         for await change in changes.stream {
             switch change {
+            case .current(let text):
+                shown = text
+                printLine(text)
             case .line(let text):
-                guard text != shown else { continue }
+                guard let previous = shown, text != previous else { continue }
                 shown = text
                 printLine(text)
             case .player(let status, let trackID):
@@ -107,6 +114,8 @@ struct LyricsCommand: AsyncParsableCommand {
 /// and linnet leaving the bus. Signals only; nothing is polled.
 private final class LyricsChanges: Sendable {
     enum Change: Sendable {
+        /// The line when the first read was answered.
+        case current(String)
         case line(String)
         /// PlaybackStatus and/or the track id changed (nil: not in this signal).
         case player(status: String?, trackID: ObjectPath?)
@@ -114,11 +123,29 @@ private final class LyricsChanges: Sendable {
     }
 
     let stream: AsyncStream<Change>
+    private let continuation: AsyncStream<Change>.Continuation
     private let subscriptions: [DBusSubscription]
+
+    /// Reads CurrentLyric; the answer joins the stream in dispatch order (see
+    /// `DBusConnection.call(…completion:)`), after every signal sent before it.
+    func readCurrentLine(_ client: LinnetClient) {
+        let continuation = self.continuation
+        client.connection.call(
+            destination: client.destination, path: MPRISNames.objectPath, interface: .properties, member: "Get",
+            arguments: [.string(LinnetExtension.interfaceName.rawValue), .string("CurrentLyric")], timeout: .seconds(10)
+        ) { result in
+            guard case .success(let reply) = result, case .variant(.string(let line))? = reply.first else {
+                continuation.yield(.linnetQuit)
+                return
+            }
+            continuation.yield(.current(line))
+        }
+    }
 
     init(_ client: LinnetClient) throws {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self)
         self.stream = stream
+        self.continuation = continuation
         let interface = LinnetExtension.interfaceName.rawValue
         let properties = MatchRule(
             sender: client.destination, path: MPRISNames.objectPath, interface: .properties, member: "PropertiesChanged")

@@ -38,7 +38,9 @@ public final class LyricsFollower: Sendable {
         let loop = state.loop
         loop.sync {
             state.value.listener = listener
-            player.owner.value.playbackObserver = { [weak self] in self?.resync(fromTimer: false) }
+            player.owner.value.playbackObserver = { [weak self] effects in
+                self?.resync(fromTimer: false, jumped: effects.contains(where: \.jumpsPlaybackPosition))
+            }
             resync(fromTimer: false)
         }
     }
@@ -105,17 +107,26 @@ public final class LyricsFollower: Sendable {
     private func placed(_ clock: Clock) -> (moment: LyricTimeline.Moment, position: Int64?) {
         let timeline = state.value.timeline
         guard clock.active, !timeline.lines.isEmpty else { return (LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil), nil) }
-        let position = player.owner.value.currentPosition()
+        var position = player.owner.value.currentPosition()
+        // Within one entry the position moves only forward unless an input said it jumped (a
+        // seek, a restart, a load). An earlier answer comes from the next track, already playing
+        // gaplessly before the player has heard that it started: keep to the last position.
+        if let last = state.value.lastPosition, position < last { position = last }
+        state.value.lastPosition = position
         let moment = timeline.moment(atMicroseconds: position, rate: clock.rate, playing: clock.playing, screenOn: state.value.screenOn)
         return (moment, position)
     }
 
     /// Brings the announced line up to date and arms the timer for the next change, if any.
-    private func resync(fromTimer: Bool) {
+    private func resync(fromTimer: Bool, jumped: Bool = false) {
         let follower = state.value
         guard !follower.isStopped else { return }
         let clock = self.clock()
         if follower.adopt(clock.current) { follower.listener?(.lines(entryID: follower.linesEntryID)) }
+        if jumped || !clock.active || clock.current?.entry.id != follower.positionEntryID {
+            follower.lastPosition = nil
+            follower.positionEntryID = clock.current?.entry.id
+        }
         let (now, position) = placed(clock)
 
         // The timer was armed for the line after `armedFrom`. Still on that line, it fired early:
@@ -177,6 +188,9 @@ private final class FollowerState {
     /// …and those at which the position had not moved at all since the timer was armed.
     var stalledWakeUps = 0
     var isStopped = false
+    /// The last position placed, and the entry it was in: positions never go back without a jump.
+    var lastPosition: Int64?
+    var positionEntryID: UInt64?
 
     /// The entry whose lines ``timeline`` holds; nil when it holds none.
     var linesEntryID: UInt64? { timeline.lines.isEmpty ? nil : source?.entryID }
@@ -198,6 +212,15 @@ private final class FollowerState {
 }
 
 extension PlayerEffect {
+    /// Whether the effect makes the position jump (a seek, a restart, a load, a stop, a
+    /// publication of a new position): the position may then go back.
+    var jumpsPlaybackPosition: Bool {
+        switch self {
+        case .seeked, .engine(.seek), .engine(.load), .engine(.stop), .publish(_, .at, _): true
+        default: false
+        }
+    }
+
     /// Whether the effect may move the playback clock (position, rate, play/pause) or change
     /// what is current: the lyrics follower re-arms its timer after these.
     var touchesPlaybackClock: Bool {

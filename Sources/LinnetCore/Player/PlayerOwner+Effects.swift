@@ -49,7 +49,7 @@ extension PlayerOwner {
             }
         }
         if saveDue { scheduleSave() }
-        if effects.contains(where: \.touchesPlaybackClock) { playbackObserver?() }
+        if effects.contains(where: \.touchesPlaybackClock) { playbackObserver?(effects) }
         return refusal
     }
 
