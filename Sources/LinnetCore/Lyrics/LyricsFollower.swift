@@ -66,12 +66,18 @@ public final class LyricsFollower: Sendable {
         }
     }
 
-    /// The line current at this instant, read from the player's position (it may be newer than
-    /// the last announced one while the screen is off).
+    /// The line shown now: the one last announced, or while the screen is off (and nothing is
+    /// announced) the line at the player's position this instant.
+    ///
+    /// Announced, not recomputed, while the screen is on: a Get must agree with the signals. A
+    /// paused sink settles a few milliseconds past where the pause was asked, and a line it
+    /// crosses then was never announced (no timer runs while paused); it is when play resumes.
     public var currentLine: String {
-        // The lines are the current track's: every change of it is published, and each
-        // publication has the follower adopt them.
-        state.loop.sync { moment(clock()).text }
+        state.loop.sync {
+            // The lines are the current track's: every change of it is published, and each
+            // publication has the follower adopt them.
+            state.value.screenOn ? state.value.announced : moment(clock()).text
+        }
     }
 
     /// The current track's synced lines, and the queue entry they belong to (nil when none).
@@ -212,11 +218,13 @@ private final class FollowerState {
 }
 
 extension PlayerEffect {
-    /// Whether the effect makes the position jump (a seek, a restart, a load, a stop, a
-    /// publication of a new position): the position may then go back.
+    /// Whether the effect may make the position jump or restart its count: a seek, a restart,
+    /// a load, a stop, pause and play (the sink settles a little before or after where the
+    /// pause was asked), a publication of a new position. The position may then go back.
     var jumpsPlaybackPosition: Bool {
         switch self {
-        case .seeked, .engine(.seek), .engine(.load), .engine(.stop), .publish(_, .at, _): true
+        case .seeked, .engine(.seek), .engine(.load), .engine(.stop), .engine(.play), .engine(.pause),
+             .publish(_, .at, _), .publish(_, .engineNow, _): true
         default: false
         }
     }
