@@ -10,7 +10,8 @@ extension Daemon {
     /// The clock features (alarms, sleep timer, Pomodoro) with their own effects engine, and the
     /// `io.linnet.Linnet1` interface that exposes them. `services` is the daemon's one bundle of
     /// desktop services, shared with the player; the alarms are kept in `stateDirectory`.
-    func makeClock(controller: PlayerController, connection: DBusConnection, services: DesktopServices, stateDirectory: String) throws
+    func makeClock(controller: PlayerController, connection: DBusConnection, services: DesktopServices, stateDirectory: String,
+                   lyrics: LyricsFollower? = nil) throws
         -> (ClockService, LinnetExtension)
     {
         let effectsOutput = options.effectsSink.map { AudioOutput.description($0) } ?? .system
@@ -24,7 +25,8 @@ extension Daemon {
         configuration.home = directories.home
         configuration.ringLimit = options.ringLimit
         let clock = ClockService(controller: controller, effects: effects, services: services, configuration: configuration)
-        let linnetInterface = LinnetExtension(clock: clock, connection: connection, focus: services.focus, home: directories.home)
+        let linnetInterface = LinnetExtension(
+            clock: clock, connection: connection, focus: services.focus, home: directories.home, lyrics: lyrics)
         clock.loadAlarms()
         try linnetInterface.export()
         return (clock, linnetInterface)

@@ -76,9 +76,10 @@ struct Daemon {
             focusJournal: FocusJournalFile(directory: state.directory, logger: logger))
         let controller = PlayerController(
             connection: connection, engine: engine, configuration: configuration, desktop: desktop)
+        let (lyrics, screen) = followLyrics(controller: controller, connection: connection)
         // One bundle of desktop services, shared by the player and the clock features.
         let (clock, linnetInterface) = try makeClock(
-            controller: controller, connection: connection, services: desktop, stateDirectory: state.directory)
+            controller: controller, connection: connection, services: desktop, stateDirectory: state.directory, lyrics: lyrics)
 
         let ending = Ending.Box()
         controller.onQuit { ending.finish(.quitRequested) }
@@ -119,6 +120,8 @@ struct Daemon {
         // Each step's time goes to the debug log: a slow exit on someone's desktop says where.
         let stopping = ContinuousClock.now
         withExtendedLifetime(linnetInterface) { clock.shutdown() }
+        screen.stop()
+        lyrics.stop()
         let alarmsSaved = clock.finishSavingAlarms()
         let clockStopped = ContinuousClock.now
         controller.shutdown()

@@ -38,7 +38,7 @@ struct Linnet: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Play.self, AlarmCommand.self, AlarmsCommand.self, CancelCommand.self, SleepCommand.self,
-            PomodoroCommand.self, StatusCommand.self, ActionCommand.self,
+            PomodoroCommand.self, StatusCommand.self, LyricsCommand.self, ActionCommand.self,
         ],
         defaultSubcommand: Play.self)
 }

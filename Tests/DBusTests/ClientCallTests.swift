@@ -59,6 +59,29 @@ import TestSupport
         }
     }
 
+    /// `call(…completion:)` hands the reply over in dispatch order: every signal the peer sent
+    /// before replying has reached its handler by then (how `linnet lyrics --follow` tells stale
+    /// signals from new ones).
+    @Test func signalsSentBeforeAReplyAreHandledBeforeItsCompletion() async throws {
+        let seen = Recorder<Int64>()
+        let subscription = try client.subscribe(MatchRule(sender: SampleObject.name, interface: SampleObject.interface, member: "Seeked")) {
+            if case .int64(let position)? = $0.arguments.first { seen.record(position) }
+        }
+        for position in 0..<200 {
+            try object.connection.emitSignal("Seeked", interface: SampleObject.interface, path: SampleObject.path,
+                                             arguments: [.int64(Int64(position))])
+        }
+        let client = self.client
+        let countAtReply: Int = try await withCheckedThrowingContinuation { continuation in
+            client.call(destination: SampleObject.name, path: SampleObject.path, interface: SampleObject.interface,
+                        member: "Add", arguments: [.int32(1), .int32(2)]) { result in
+                continuation.resume(with: result.map { _ in seen.values.count })
+            }
+        }
+        #expect(countAtReply == 200)
+        subscription.cancel()
+    }
+
     @Test func callsToMissingServicesFail() async throws {
         let missing = DBusProxy(connection: client, destination: "org.linnet.Missing", path: "/", interface: "org.linnet.X")
         do {
@@ -120,3 +143,4 @@ import TestSupport
         #expect(received.values.count == 1)
     }
 }
+

@@ -48,12 +48,14 @@ import TestSupport
         #expect(hits.isEmpty, "sources start programs or a shell:\n\(hits.joined(separator: "\n"))")
     }
 
-    /// The one system-bus client allowed: the suspend inhibitor asking logind (issue 6/9), which
-    /// only calls out and never exports an object or owns a name there; and the check that
-    /// refuses to serve when the session address names the system bus (it reads the address).
+    /// The system-bus clients allowed: the suspend inhibitor asking logind (issue 6/9) and the
+    /// screen watcher reading logind's IdleHint/LockedHint when no screen saver answers (issue
+    /// 17), which only call out and never export an object or own a name there; and the check
+    /// that refuses to serve when the session address names the system bus (it reads the address).
     private static let systemBusClients: Set<String> = [
         "Sources/DesktopClients/DesktopSettings.swift", "Sources/DesktopClients/SleepInhibitor.swift",
         "Sources/DesktopClients/DesktopServices+Live.swift", "Sources/linnet/SessionBusCheck.swift",
+        "Sources/DesktopClients/ScreenActivityWatcher.swift", "Sources/linnet/Daemon+Lyrics.swift",
     ]
 
     @Test func theSystemBusIsOnlyAskedForAnInhibitorAndNothingSystemWideIsInstalled() throws {

@@ -70,7 +70,8 @@ extension Metadata {
         composers = facts.tags.composers
         comments = facts.tags.comment.map { [$0] } ?? []
         contentCreated = facts.tags.date
-        lyrics = facts.lyrics
+        // Plain words only: tags and sidecars may hold LRC, whose stamps are for Linnet1.
+        lyrics = TrackLyrics.plainText(of: facts)
         // Tag values come from untrusted files: a NaN or huge BPM must not trap.
         beatsPerMinute = facts.tags.beatsPerMinute.flatMap { $0.isFinite ? Int32(exactly: $0.rounded()) : nil }
         artURL = facts.tags.artURI

@@ -17,13 +17,17 @@ public final class LinnetExtension: Sendable {
     let connection: DBusConnection
     let focus: any AudioFocusing
     let home: String
+    let lyrics: LyricsFollower?
 
-    /// The interface for `clock`, served on `connection`; FocusPolicy reads and writes `focus`.
-    public init(clock: ClockService, connection: DBusConnection, focus: any AudioFocusing, home: String) {
+    /// The interface for `clock`, served on `connection`; FocusPolicy reads and writes `focus`;
+    /// the lyrics members follow `lyrics` (empty without one).
+    public init(clock: ClockService, connection: DBusConnection, focus: any AudioFocusing, home: String,
+                lyrics: LyricsFollower? = nil) {
         self.clock = clock
         self.connection = connection
         self.focus = focus
         self.home = home
+        self.lyrics = lyrics
     }
 
     /// Exports the interface (call before the MPRIS server takes its name, so it is there the
@@ -31,6 +35,7 @@ public final class LinnetExtension: Sendable {
     public func export() throws(DBusError) {
         try connection.export([declaration()], at: MPRISNames.objectPath)
         clock.onEvent { [weak self] event in self?.announce(event) }
+        followLyrics()
     }
 
     private func announce(_ event: ClockEvent) {
@@ -104,7 +109,7 @@ public final class LinnetExtension: Sendable {
                 DBusMethod("GetStatus", outputs: [DBusArgument("status", Self.optionsType)]) { [weak self] _ in
                     [self?.status() ?? .stringVariantDictionary([])]
                 },
-            ],
+            ] + lyricsMethods(),
             properties: [
                 DBusProperty("SleepTimerActive", type: .boolean) { [weak self] in
                     .boolean(self?.clock.sleepRemaining != nil)
@@ -132,7 +137,7 @@ public final class LinnetExtension: Sendable {
                             try? self.connection.notifyPropertiesChanged(["FocusPolicy"], interface: Self.interfaceName, path: MPRISNames.objectPath)
                         }
                     }),
-            ],
+            ] + lyricsProperties(),
             signals: [
                 DBusSignalDeclaration("AlarmRinging", arguments: [DBusArgument("id", .uint32), DBusArgument("label", .string)]),
                 DBusSignalDeclaration("AlarmMissed", arguments: [DBusArgument("id", .uint32), DBusArgument("label", .string), DBusArgument("due", .int64)]),

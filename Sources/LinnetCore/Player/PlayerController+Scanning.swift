@@ -21,7 +21,7 @@ extension PlayerController {
                 for (entry, result) in zip(batch, results) {
                     switch result {
                     case .success(let track):
-                        let lyrics = SidecarLyrics.find(forTrack: entry.uri)?.plainText
+                        let lyrics = SidecarLyrics.text(forTrack: entry.uri)
                         self.send(.scanned(entryID: entry.id, .read(
                             TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics)))
                     case .failure(let failure):

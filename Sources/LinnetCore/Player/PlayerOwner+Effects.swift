@@ -50,6 +50,7 @@ extension PlayerOwner {
             }
         }
         if saveDue { scheduleSave() }
+        if effects.contains(where: \.touchesPlaybackClock) { playbackObserver?(effects) }
         return refusal
     }
 

@@ -17,6 +17,9 @@ final class PlayerOwner {
     var clockHandler: (@Sendable (ClockRequest) -> Void)?
     /// Called when a client asks the player to quit.
     var quitHandler: (@Sendable () -> Void)?
+    /// Told, with the effects, after effects that may move the playback clock or change the
+    /// track (the lyrics follower re-arms its one timer from there).
+    var playbackObserver: (([PlayerEffect]) -> Void)?
     /// The controller, for the MPRIS server, the scanner and inputs from callbacks.
     private(set) weak var player: PlayerController?
     /// Inputs that arrived while effects were being carried out.

@@ -10,7 +10,7 @@ public struct TrackFacts: Sendable, Hashable {
     public var hintTitle: String?
     /// A playlist's artist for the entry.
     public var hintArtist: String?
-    /// Plain lyrics from a sidecar file, used when the tags carry none.
+    /// The text of a sidecar lyrics file (LRC or plain), as read; adapters parse it.
     public var sidecarLyrics: String?
     /// Why the entry cannot be played; set once, and playback then skips it.
     public var failure: String?

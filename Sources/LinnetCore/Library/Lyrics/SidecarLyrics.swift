@@ -11,6 +11,18 @@ public enum SidecarLyrics {
     /// The lyrics next to the track at `uri`, or nil when it is not a local file or has none.
     /// `.lrc` wins over `.txt`; lower-case extensions over upper-case ones.
     public static func find(forTrack uri: String) -> Lyrics? {
+        guard let (path, text, synced) = locate(forTrack: uri) else { return nil }
+        var lyrics = synced ? LRCParser.parse(text) : Lyrics(plainText: text)
+        lyrics.sourcePath = path
+        return lyrics
+    }
+
+    /// The sidecar's text as the file holds it (LRC stamps and all, for ``TrackLyrics``), or nil.
+    public static func text(forTrack uri: String) -> String? {
+        locate(forTrack: uri)?.text
+    }
+
+    private static func locate(forTrack uri: String) -> (path: String, text: String, synced: Bool)? {
         guard let path = FileURI.path(fromURI: uri), let slash = path.lastIndex(of: "/") else { return nil }
         let name = path[path.index(after: slash)...]
         let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name
@@ -20,9 +32,7 @@ public enum SidecarLyrics {
             guard candidate != path,
                   let bytes = try? BoundedFileReader.read(candidate, limit: maxFileSize, followSymlinks: false),
                   let text = try? TextDecoding.decode(bytes) else { continue }
-            var lyrics = synced ? LRCParser.parse(text) : Lyrics(plainText: text.trimmingWhitespace())
-            lyrics.sourcePath = candidate
-            return lyrics
+            return (candidate, synced ? text : text.trimmingWhitespace(), synced)
         }
         return nil
     }
