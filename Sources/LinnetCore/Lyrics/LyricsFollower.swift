@@ -1,7 +1,8 @@
-public import EventLoop
+import EventLoop
 public import LibraryFormats
 import Logging
 import PlayerCore
+import Timekeeping
 
 /// Follows the current track's synced lyrics on the player's loop thread: it knows which line
 /// is current and tells its listener exactly when that changes.
@@ -113,7 +114,7 @@ public final class LyricsFollower: Sendable {
     private func placed(_ clock: Clock) -> (moment: LyricTimeline.Moment, position: Int64?) {
         let timeline = state.value.timeline
         guard clock.active, !timeline.lines.isEmpty else { return (LyricTimeline.Moment(lineIndex: nil, text: "", nextChange: nil), nil) }
-        var position = player.owner.value.currentPosition()
+        var position = player.owner.value.currentPosition().inMicroseconds
         // Within one entry the position moves only forward unless an input said it jumped (a
         // seek, a restart, a load). An earlier answer comes from the next track, already playing
         // gaplessly before the player has heard that it started: keep to the last position.
