@@ -120,7 +120,7 @@ extension PlayerMachine {
     }
 
     private mutating func insert(_ track: NewTrack, after afterID: UInt64?, makeCurrent: Bool) {
-        guard queue.entries.count < settings.maximumQueueLength else {
+        guard queue.count < settings.maximumQueueLength else {
             emit(.refused(.queueFull(limit: settings.maximumQueueLength)))
             return
         }
