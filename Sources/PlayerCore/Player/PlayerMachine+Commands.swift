@@ -128,7 +128,9 @@ extension PlayerMachine {
         for entry in added { tracks[entry.id] = track.facts }
         // Only what was added: O(edit), not a walk of the queue.
         scanUnread(added)
-        emit(.tracksAdded(added.map(item), after: afterID))
+        if let first = added.first, let index = queue.index(of: first.id) {
+            emit(.tracksAdded(added.map(item), after: afterID, index: index))
+        }
         if makeCurrent {
             loadCurrent(.playing)
             publish(position: .at(0))
@@ -139,9 +141,9 @@ extension PlayerMachine {
     }
 
     private mutating func remove(_ id: UInt64) {
-        guard case .removed(let wasCurrent) = queue.remove(id: id) else { return }
+        guard let index = queue.index(of: id), case .removed(let wasCurrent) = queue.remove(id: id) else { return }
         tracks[id] = nil
-        emit(.trackRemoved(id))
+        emit(.trackRemoved(id, index: index))
         if wasCurrent {
             loadCurrent(queue.current == nil ? .stopped : transport)
             publish(position: .at(0))
