@@ -231,6 +231,22 @@ struct EntrySequence: Sendable {
         }
     }
 
+    /// How many chunks hold the entries (for tests of the chunking).
+    var chunkCount: Int { chunks.count }
+
+    /// Whether the invariants in the type's documentation hold. O(n); for tests.
+    var isWellFormed: Bool {
+        var start = 0
+        for (slot, chunk) in chunks.enumerated() {
+            guard !chunk.entries.isEmpty, chunk.entries.count <= Self.chunkCapacity, starts[slot] == start,
+                slotByKey[chunk.key] == slot, chunk.entries.allSatisfy({ chunkKeyByID[$0.id] == chunk.key })
+            else { return false }
+            start += chunk.entries.count
+        }
+        return start == count && chunkKeyByID.count == count && slotByKey.count == chunks.count
+            && starts.count == chunks.count
+    }
+
     private mutating func makeKey() -> UInt64 {
         defer { nextKey &+= 1 }
         return nextKey
