@@ -18,7 +18,7 @@ extension MPRISServer {
                     let requested = state.withLock { state in
                         received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
                     }
-                    return [.array(metadataType, handler.metadata(for: requested).map(\.dbusValue))]
+                    return [.array(metadataType, handler.metadata(for: requested).map(trackMetadataCache.value(for:)))]
                 },
                 DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
                                                 DBusArgument("SetAsCurrent", .boolean)]) { [weak self] call in
