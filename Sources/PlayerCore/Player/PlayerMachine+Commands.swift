@@ -164,7 +164,7 @@ extension PlayerMachine {
 
     mutating func replaceQueue(with newTracks: [NewTrack], playlist: PlaylistReference?) {
         let entries = queue.replaceAll(with: newTracks.map(\.uri))
-        tracks = [:]
+        tracks = Dictionary(minimumCapacity: entries.count)
         for (entry, track) in zip(entries, newTracks) { tracks[entry.id] = track.facts }
         activePlaylist = playlist
         pendingSeek = nil

@@ -125,6 +125,7 @@ public struct PlayerMachine: Sendable {
             pendingSeek = session.positionMicroseconds > 0 ? session.positionMicroseconds : nil
         } else {
             let entries = queue.replaceAll(with: startup.tracks.map(\.uri))
+            tracks.reserveCapacity(entries.count)
             for (entry, track) in zip(entries, startup.tracks) { tracks[entry.id] = track.facts }
         }
         if let repeatMode = startup.repeatMode { queue.repeatMode = repeatMode }
