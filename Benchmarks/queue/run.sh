@@ -13,6 +13,8 @@
 #   LINNET_BENCH_SCALE_CALLS  calls per latency series (default 300)
 #   LINNET_BENCH_SCALE_EDITS  edits for the growth figure (default 2000)
 #   LINNET_BENCH_SCALE_LOADS  track loads for the growth figure (default 400)
+#   LINNET_BENCH_SCALE_ADD    the URI AddTrack adds (default: a real file, which linnet then scans;
+#                             a stream URI such as http://127.0.0.1:9/x.ogg leaves the scanner out)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 linnet=${1:?usage: Benchmarks/queue/run.sh LINNET_BINARY}
@@ -63,7 +65,7 @@ for size in $sizes; do
     echo "queue-bench: $player, $size tracks" >&2
     env DBUS_SESSION_BUS_ADDRESS="$(head -n1 "$address_file")" HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" \
       XDG_STATE_HOME="$work/home/.local/state" XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/cache" \
-      "$bin/queue-scale" --label "$player@$size" --tracks "$size" --file "file://$work/real1.ogg" --calls "$calls" \
+      "$bin/queue-scale" --label "$player@$size" --tracks "$size" --file "${LINNET_BENCH_SCALE_ADD:-file://$work/real1.ogg}" --calls "$calls" \
       --edits "$edits" --loads "$loads" -- \
       "$binary" --no-resume --paused --audio-sink 'fakesink sync=true' --log-level error "$playlist"
     kill "$bus_pid" 2>/dev/null; wait "$bus_pid" 2>/dev/null || true; bus_pid=
