@@ -1,5 +1,7 @@
 /// The queue's entries in natural order, kept so that inserting, removing and finding an entry by
-/// id or by position cost O(√n) instead of O(n) (100 000 entries: a few hundred steps, no copy).
+/// id or by position do not copy or scan the queue: a lookup by id scans one chunk (at most
+/// ``chunkCapacity`` entries), and an edit adds a pass over the per-chunk tables, one row per
+/// chunk (100 000 entries: a few hundred steps, no copy).
 ///
 /// Entries live in chunks of at most ``chunkCapacity``; an edit touches one chunk and then
 /// refreshes the per-chunk tables (`starts`, `slotByKey`), which have n / chunk-size rows.
@@ -92,7 +94,7 @@ struct EntrySequence: Sendable {
     }
 
     /// Inserts `newEntries` (ids unique and not present) so that the first lands at `index`,
-    /// which must be in `0...count`. O(√n + newEntries.count).
+    /// which must be in `0...count`. One chunk plus the per-chunk tables, plus `newEntries.count`.
     mutating func insert(contentsOf newEntries: [QueueEntry], at index: Int) {
         guard !newEntries.isEmpty else { return }
         precondition(index >= 0 && index <= count, "insertion index out of range")
@@ -110,7 +112,7 @@ struct EntrySequence: Sendable {
     }
 
     /// Removes the entry `id` and returns its former position, or nil when there is none.
-    /// O(√n).
+    /// One chunk plus the per-chunk tables.
     mutating func remove(id: UInt64) -> Int? {
         guard let (slot, offset) = place(of: id) else { return nil }
         let index = starts[slot] + offset

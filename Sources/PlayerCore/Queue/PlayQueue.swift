@@ -5,9 +5,10 @@
 /// - A queue with entries has a current entry, unless it was created with `currentIndex: nil`;
 ///   from "nothing current", Next (and a natural end) starts at the first entry of the play order.
 /// - Out-of-range indices are clamped into the queue; unknown ids are ignored (see each method).
-/// - Editing (insert, remove, jump) and lookups by id or position cost O(√n) in natural order
-///   (see ``EntrySequence``); only whole-queue operations (replace, shuffle on, a new shuffle
-///   round, saving) walk every entry. While shuffled, the plan's edits are O(n) over entry ids.
+/// - Editing (insert, remove, jump) and lookups by id or position touch one chunk of at most 256
+///   entries ("O(chunk)") and, for edits, a table with a row per chunk (see ``EntrySequence``);
+///   only whole-queue operations (replace, shuffle on, a new shuffle round, saving) walk every
+///   entry. While shuffled, the plan's edits are O(n) over entry ids (`ShuffleOrder`).
 public struct PlayQueue: Sendable, Codable, Equatable {
     /// The entries in natural order, indexed by id and position.
     var storage: EntrySequence
@@ -52,16 +53,16 @@ public struct PlayQueue: Sendable, Codable, Equatable {
     /// The last entry in natural order, if any. O(1).
     public var last: QueueEntry? { storage.last }
 
-    /// The index in ``entries`` of the current entry; `nil` means nothing is current. O(√n).
+    /// The index in ``entries`` of the current entry; `nil` means nothing is current. O(chunk).
     public var currentIndex: Int? { currentID.flatMap(storage.index(of:)) }
 
-    /// The current entry, if any. O(√n).
+    /// The current entry, if any. O(chunk).
     public var current: QueueEntry? { currentID.flatMap(storage.entry(id:)) }
 
     /// Whether the queue plays in shuffled order; change it with `setShuffle(_:)`.
     public var isShuffled: Bool { shuffleOrder != nil }
 
-    /// The entry with this id, if it is queued. O(√n).
+    /// The entry with this id, if it is queued. O(chunk).
     public func entry(id: UInt64) -> QueueEntry? {
         storage.entry(id: id)
     }
@@ -71,7 +72,7 @@ public struct PlayQueue: Sendable, Codable, Equatable {
         storage[index]
     }
 
-    /// The index in ``entries`` of the entry with this id, if it is queued. O(√n).
+    /// The index in ``entries`` of the entry with this id, if it is queued. O(chunk).
     public func index(of id: UInt64) -> Int? {
         storage.index(of: id)
     }
