@@ -121,6 +121,25 @@ static void round_trip(DBusConnection *bus) {
     if (!get_player_string(bus, NAME, "PlaybackStatus", status, sizeof status)) fail("no PlaybackStatus");
 }
 
+/* Sets the Player's Shuffle property (a variant, which the driver's call() cannot append). */
+static void set_shuffle(DBusConnection *bus, dbus_bool_t on) {
+    DBusMessage *message = dbus_message_new_method_call(NAME, MPRIS_PATH, DBUS_PROPERTIES, "Set");
+    const char *interface = MPRIS_PLAYER, *property = "Shuffle";
+    DBusMessageIter iter, variant;
+    dbus_message_iter_init_append(message, &iter);
+    dbus_message_iter_append_basic(&iter, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_append_basic(&iter, DBUS_TYPE_STRING, &property);
+    dbus_message_iter_open_container(&iter, DBUS_TYPE_VARIANT, "b", &variant);
+    dbus_message_iter_append_basic(&variant, DBUS_TYPE_BOOLEAN, &on);
+    dbus_message_iter_close_container(&iter, &variant);
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 10000, &error);
+    dbus_message_unref(message);
+    if (!reply) fail("Set Shuffle: %s", error.message);
+    dbus_message_unref(reply);
+}
+
 static double settled_rss(DBusConnection *bus) {
     round_trip(bus);
     sleep_ms(1500);
@@ -179,6 +198,13 @@ int main(int argc, char **argv) {
     for (int n = 0; n < calls; n++) edit_pair(bus, signals, file, middle, &samples[n], &others[n]);
     report("scale_add_track", samples, calls);
     report("scale_remove_track", others, calls);
+
+    /* The same edits while shuffled: the shuffle plan is edited too. */
+    set_shuffle(bus, 1);
+    for (int n = 0; n < calls; n++) edit_pair(bus, signals, file, middle, &samples[n], &others[n]);
+    set_shuffle(bus, 0);
+    report("scale_shuffled_add_track", samples, calls);
+    report("scale_shuffled_remove_track", others, calls);
 
     /* Growth per queue edit (an AddTrack with its RemoveTrack counts as two), after the pairs above. */
     double before = settled_rss(bus);
