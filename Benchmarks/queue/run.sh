@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The large-queue figures of issue 18: launch, RSS, GetTracksMetadata(20), GetAll / Get(Position),
 # AddTrack / RemoveTrack p50/p99 (in natural order and shuffled), and RSS growth per queue edit and
-# per track load, at each queue
-# size in LINNET_BENCH_SCALE_SIZES (default "10000 99999": linnet queues at most 100 000, and the
-# AddTrack figure needs room for one more).
+# per track load, at each queue size in LINNET_BENCH_SCALE_SIZES (default "10000 99999": linnet
+# queues at most 100 000, and the AddTrack figure needs room for one more).
 #
 #   Benchmarks/queue/run.sh LINNET_BINARY
 #
