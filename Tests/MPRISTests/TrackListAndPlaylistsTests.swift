@@ -83,6 +83,54 @@ import TestSupport
         #expect(fixture.recentChanges(MPRISNames.trackList).map(\.invalidated) == [["Tracks"]])
     }
 
+    /// Encoded metadata is reused only while the handler answers the same: a change the handler
+    /// made without TrackMetadataChanged still reaches the next GetTracksMetadata.
+    @Test func getTracksMetadataAnswersChangedMetadataWithoutASignal() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        let request: [DBusValue] = [.array(.objectPath, [.objectPath("/org/linnet/test/track/1")])]
+        func title() async throws -> String? {
+            let reply = try await trackList.call("GetTracksMetadata", request)
+            guard case .array(_, let maps)? = reply.first, let map = maps.first else { return nil }
+            return Metadata(dbusValue: map).title
+        }
+        #expect(try await title() == "Song 1")
+        #expect(try await title() == "Song 1")
+        fixture.player.model.withLock { $0.tracks[0].title = "Renamed quietly" }
+        #expect(try await title() == "Renamed quietly")
+    }
+
+    /// A position given with an edit is only a hint: a wrong one edits the list exactly as the
+    /// search would, and each edit that changed the list invalidates Tracks once.
+    @Test func editPositionHintsAreCheckedAndWrongOnesFallBackToTheSearch() async throws {
+        let fixture = try MPRISFixture()
+        try await fixture.clearSignals()
+        let (one, two, three) = (TrackID("/org/linnet/test/track/1")!, TrackID("/org/linnet/test/track/2")!,
+                                 TrackID("/org/linnet/test/track/3")!)
+        let (a, b, c) = (TrackID("/org/linnet/test/new/a")!, TrackID("/org/linnet/test/new/b")!,
+                         TrackID("/org/linnet/test/new/c")!)
+        fixture.server.addTrack(Metadata(trackID: a, title: "A"), after: one, at: 1)  // right
+        fixture.server.addTrack(Metadata(trackID: b, title: "B"), after: three, at: 0)  // wrong: after 3
+        fixture.server.addTrack(Metadata(trackID: c, title: "C"), after: .noTrack, at: 7)  // wrong: the start
+        #expect(fixture.server.currentState.trackList.tracks == [c, one, a, two, three, b])
+        fixture.server.removeTrack(two, at: 3)  // right
+        fixture.server.removeTrack(c, at: 4)  // wrong
+        fixture.server.removeTrack(two, at: 2)  // no longer listed: nothing changes
+        #expect(fixture.server.currentState.trackList.tracks == [one, a, three, b])
+        try await fixture.settle()
+        #expect(fixture.signals(named: "TrackAdded").count == 3)
+        #expect(fixture.signals(named: "TrackRemoved").count == 3)
+        #expect(fixture.recentChanges(MPRISNames.trackList).map(\.invalidated) == Array(repeating: ["Tracks"], count: 5))
+        // The known-id set followed the removal: the player still knows track 2, the list does not.
+        let answered = try await fixture.proxy(MPRISNames.trackList).call(
+            "GetTracksMetadata", [.array(.objectPath, [two, one, three].map { .objectPath($0.path) })])
+        guard case .array(_, let maps)? = answered.first else {
+            Issue.record("GetTracksMetadata returned \(answered)")
+            return
+        }
+        #expect(maps.map { Metadata(dbusValue: $0).trackID } == [one, three])
+    }
+
     @Test func playlistsArePagedOrderedAndActivated() async throws {
         let fixture = try MPRISFixture()
         let playlists = fixture.proxy(MPRISNames.playlists)

@@ -15,7 +15,8 @@ import Testing
             for _ in 0..<2_000 { _ = queue.advance(.trackEnded) }
             for _ in 0..<500 { _ = queue.retreat() }
             queue.append(Array(repeating: "file:///music/y.ogg", count: 1_000))
-            // Edits are O(n) each (re-indexing what shifted), so a few suffice to catch O(n²).
+            // Shuffled, edits are O(n) each (the plan is an array of ids), so a few suffice to
+            // catch O(n²); `entries` below is an O(n) copy too.
             for step in 0..<5 {
                 _ = queue.remove(id: queue.entries[step * 97].id)
                 queue.insert(["file:///music/z.ogg"], after: queue.entries[step * 89].id, makeCurrent: false)

@@ -36,14 +36,17 @@ extension PlayQueue {
         for (position, entry) in entries.enumerated() {
             #expect(index(of: entry.id) == position, sourceLocation: sourceLocation)
         }
-        #expect(indexByID.count == entries.count, sourceLocation: sourceLocation)
+        #expect(storage.count == entries.count, sourceLocation: sourceLocation)
+        for (position, queued) in entries.enumerated() {
+            #expect(entry(at: position) == queued, sourceLocation: sourceLocation)
+        }
         if let currentIndex {
             #expect(entries.indices.contains(currentIndex), sourceLocation: sourceLocation)
         }
         #expect(entries.allSatisfy { $0.id < nextID }, "counter above every id", sourceLocation: sourceLocation)
         if let shuffleOrder {
             #expect(
-                shuffleOrder.isConsistent(withEntries: indexByID, currentID: current?.id),
+                shuffleOrder.isConsistent(withEntries: storage, currentID: current?.id),
                 "shuffle order consistent", sourceLocation: sourceLocation)
         }
     }

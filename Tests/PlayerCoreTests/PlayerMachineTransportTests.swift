@@ -99,7 +99,7 @@ import Testing
         let added = fixture.machine.queue.entries[1]
         #expect(added.uri == "file:///m/new.ogg")
         #expect(add.first == .scan([added]))
-        #expect(add.contains(.tracksAdded([TrackItem(entry: added, facts: fixture.machine.tracks[added.id]!)], after: after)))
+        #expect(add.contains(.tracksAdded([TrackItem(entry: added, facts: fixture.machine.tracks[added.id]!)], after: after, index: fixture.machine.queue.index(of: added.id)!)))
         #expect(add.contains(.engine(.setNext("file:///m/new.ogg"))))
     }
 
@@ -107,7 +107,7 @@ import Testing
         var fixture = MachineHarness(uris: uris, autoplay: true)
         let first = fixture.id(0)
         let remove = fixture.command(.remove(entryID: first))
-        #expect(remove.first == .trackRemoved(first))
+        #expect(remove.first == .trackRemoved(first, index: 0))
         #expect(MachineHarness.engineCommands(remove).prefix(2) == [.load(uris[1]), .play])
         #expect(fixture.machine.transport == .playing)
     }

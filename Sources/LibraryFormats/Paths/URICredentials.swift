@@ -38,6 +38,9 @@ public enum URICredentials {
 
     /// The range of `userinfo@` right after `scheme://` in `uri`, if any.
     private static func userInfoRange(in uri: Substring) -> Range<String.Index>? {
+        // Credentials end in "@": without one (nearly every URI) a byte scan settles it, before
+        // any Character-level parsing. Every published track's URI passes through here.
+        guard uri.utf8.contains(UInt8(ascii: "@")) else { return nil }
         guard let scheme = FileURI.scheme(of: String(uri)), let marker = uri.range(of: "://"),
               uri[..<marker.lowerBound].lowercased() == scheme else { return nil }
         let authority = uri[marker.upperBound...]

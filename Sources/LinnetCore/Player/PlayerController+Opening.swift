@@ -17,11 +17,11 @@ extension PlayerController {
         let limit = MediaAdmission.maximumQueueLength
         let refused: Bool = owner.loop.sync {
             let owner = owner.value
-            let queued = owner.machine.queue.entries.count
+            let queued = owner.machine.queue.count
             guard queued + tracks.count <= limit else { return true }
             // Inserting each after the same last entry, last track first, lands them in order
             // without knowing the ids the queue gives them. One loop turn: nothing interleaves.
-            let last = owner.machine.queue.entries.last?.id
+            let last = owner.machine.queue.last?.id
             for track in tracks.reversed() {
                 _ = owner.send(.command(.add(track, after: last, makeCurrent: false)))
             }

@@ -23,11 +23,12 @@ extension PlayerController {
         }
     }
 
-    /// Announces entries inserted after `afterID` (nil: at the start) on the TrackList.
-    func announceAdded(_ items: [TrackItem], after afterID: UInt64?) {
+    /// Announces entries inserted after `afterID` (nil: at the start) on the TrackList, the
+    /// first at `index`.
+    func announceAdded(_ items: [TrackItem], after afterID: UInt64?, at index: Int) {
         var previous = afterID.map(TrackID.forEntry) ?? .noTrack
-        for item in items {
-            server.addTrack(Metadata(item), after: previous)
+        for (offset, item) in items.enumerated() {
+            server.addTrack(Metadata(item), after: previous, at: index + offset)
             previous = TrackID.forEntry(item.entry.id)
         }
     }

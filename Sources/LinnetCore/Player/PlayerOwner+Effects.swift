@@ -23,10 +23,10 @@ extension PlayerOwner {
                 apply(command)
             case .publish(let snapshot, let position, let trackList):
                 player?.publish(snapshot, position: resolve(position), trackList: trackList)
-            case .tracksAdded(let items, let after):
-                player?.announceAdded(items, after: after)
-            case .trackRemoved(let id):
-                player?.server.removeTrack(TrackID.forEntry(id))
+            case .tracksAdded(let items, let after, let index):
+                player?.announceAdded(items, after: after, at: index)
+            case .trackRemoved(let id, let index):
+                player?.server.removeTrack(TrackID.forEntry(id), at: index)
             case .trackChanged(let item):
                 player?.server.trackMetadataChanged(Metadata(item))
             case .seeked(let position):

@@ -61,7 +61,7 @@ final class PlayerOwner {
     /// must be given again).
     func savedSession() -> SavedSession {
         var queue = machine.queue
-        if queue.entries.contains(where: { URICredentials.present(in: $0.uri) }) {
+        if queue.contains(where: { URICredentials.present(in: $0.uri) }) {
             queue = queue.rewritingURIs(URICredentials.removed(from:))
         }
         return SavedSession(queue: queue, position: currentPosition(), volume: machine.volume, rate: machine.rate)

@@ -14,9 +14,11 @@ extension MPRISServer {
                     guard ids.count <= Self.maximumTracksPerRequest else {
                         throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
                     }
-                    let known = trackSetCache.set(of: state.withLock { $0.trackList.tracks })
-                    let requested = ids.compactMap { TrackID(received: $0) }.filter { known.contains($0) }
-                    return [.array(metadataType, handler.metadata(for: requested).map(\.dbusValue))]
+                    let received = ids.compactMap { TrackID(received: $0) }
+                    let requested = state.withLock { state in
+                        received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
+                    }
+                    return [.array(metadataType, handler.metadata(for: requested).map(trackMetadataCache.value(for:)))]
                 },
                 DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
                                                 DBusArgument("SetAsCurrent", .boolean)]) { [weak self] call in
@@ -55,12 +57,13 @@ extension MPRISServer {
         guard let afterTrack = TrackID(received: after) else {
             throw DBusError(.invalidArgs, "\(DBusError.excerpt(after.rawValue)) is not a valid track id")
         }
-        let (editable, tracks, schemes) = state.withLock {
-            ($0.trackList.canEditTracks, $0.trackList.tracks, $0.root.supportedURISchemes)
+        let (editable, known, schemes) = state.withLock {
+            ($0.trackList.canEditTracks, afterTrack.isNoTrack || trackSetCache.contains(afterTrack, in: $0.trackList.tracks),
+             $0.root.supportedURISchemes)
         }
         // "If the CanEditTracks property is false, this has no effect" (and "may raise a NotSupported error").
         guard editable else { throw DBusError(.notSupported, "the track list cannot be edited (CanEditTracks is false)") }
-        guard afterTrack.isNoTrack || trackSetCache.contains(afterTrack, in: tracks) else { return }
+        guard known else { return }
         guard let colon = uri.firstIndex(of: ":"), schemes.contains(uri[..<colon].lowercased()) else {
             throw DBusError(.notSupported, "unsupported URI \"\(DBusError.excerpt(uri))\"")
         }
@@ -81,12 +84,14 @@ extension MPRISServer {
         guard let track = TrackID(received: path), !track.isNoTrack else {
             throw DBusError(.invalidArgs, "\(DBusError.excerpt(path.rawValue)) is not a valid track id here")
         }
-        let (editable, tracks) = state.withLock { ($0.trackList.canEditTracks, $0.trackList.tracks) }
+        let (editable, known) = state.withLock {
+            ($0.trackList.canEditTracks, trackSetCache.contains(track, in: $0.trackList.tracks))
+        }
         if requireEditable, !editable {
             throw DBusError(.notSupported, "the track list cannot be edited (CanEditTracks is false)")
         }
         // "If the track is not part of this tracklist, this has no effect."
-        guard trackSetCache.contains(track, in: tracks) else { return }
+        guard known else { return }
         action(handler, track)
     }
 
@@ -100,28 +105,43 @@ extension MPRISServer {
     }
 
     /// Inserts `metadata`'s track after `after` (``TrackID/noTrack``: at the start) and emits `TrackAdded`.
-    public func addTrack(_ metadata: Metadata, after: TrackID, _ change: (inout MPRISState) -> Void = { _ in }) {
+    ///
+    /// - Parameter index: where the track lands, when the caller knows (its own queue does):
+    ///   checked against `after` in O(1), saving a search of the list. A wrong or missing index
+    ///   falls back to the search.
+    public func addTrack(_ metadata: Metadata, after: TrackID, at index: Int? = nil,
+                         _ change: (inout MPRISState) -> Void = { _ in }) {
         guard let id = metadata.trackID else { return }
-        updateTrackList(change: { state in
-            let before = state.trackList.tracks
-            var tracks = before
-            let index = after.isNoTrack ? 0 : (tracks.firstIndex(of: after).map { $0 + 1 } ?? tracks.count)
-            tracks.insert(id, at: index)
-            state.trackList.tracks = tracks
-            // Before `change`: should it touch the list too, the cache sees another list and rebuilds.
-            trackSetCache.followEdit(from: before, to: tracks, inserted: id)
-            change(&state)
-        }, signal: ("TrackAdded", [metadata.dbusValue, .objectPath(after.path)]))
+        editTrackList(signal: ("TrackAdded", [metadata.dbusValue, .objectPath(after.path)]), change: change) { tracks in
+            let position: Int
+            if let index, tracks.indices.contains(index - 1) ? tracks[index - 1] == after : (index == 0 && after.isNoTrack) {
+                position = index
+            } else {
+                position = after.isNoTrack ? 0 : (tracks.firstIndex(of: after).map { $0 + 1 } ?? tracks.count)
+            }
+            tracks.insert(id, at: position)
+            trackSetCache.inserted(id)
+            return true
+        }
     }
 
     /// Removes `track` and emits `TrackRemoved`.
-    public func removeTrack(_ track: TrackID, _ change: (inout MPRISState) -> Void = { _ in }) {
-        updateTrackList(change: { state in
-            let before = state.trackList.tracks
-            state.trackList.tracks.removeAll { $0 == track }
-            trackSetCache.followEdit(from: before, to: state.trackList.tracks, removed: track)
-            change(&state)
-        }, signal: ("TrackRemoved", [.objectPath(track.path)]))
+    ///
+    /// - Parameter index: where the track is, when the caller knows: checked in O(1), saving a
+    ///   search of the list. A wrong or missing index falls back to the search.
+    public func removeTrack(_ track: TrackID, at index: Int? = nil, _ change: (inout MPRISState) -> Void = { _ in }) {
+        editTrackList(signal: ("TrackRemoved", [.objectPath(track.path)]), change: change) { tracks in
+            // Track ids are unique in a list (the spec requires it), so the one at `index` is the only one.
+            if let index, tracks.indices.contains(index), tracks[index] == track {
+                tracks.remove(at: index)
+            } else {
+                let before = tracks.count
+                tracks.removeAll { $0 == track }
+                guard tracks.count != before else { return false }
+            }
+            trackSetCache.removed(track)
+            return true
+        }
     }
 
     /// Emits `TrackMetadataChanged` for `metadata`'s track.
@@ -133,11 +153,35 @@ extension MPRISServer {
     private func updateTrackList(change: (inout MPRISState) -> Void, signal: (MemberName, [DBusValue])) {
         state.withLock { state in
             let old = apply(change, to: &state)
+            if old.trackList.tracks != state.trackList.tracks { trackSetCache.invalidate() }
             if trackListHandler != nil {
                 try? connection.emitSignal(signal.0, interface: MPRISNames.trackList, path: MPRISNames.objectPath,
                                            arguments: signal.1)
             }
             emitChanges(from: old, to: state)
+        }
+    }
+
+    /// Applies `edit` to the list in place, then `change`, emits `signal` and the changes.
+    ///
+    /// The list is taken out of the state for the edit: `old` (kept for the comparison) would
+    /// otherwise share its buffer, and inserting one id into 100 000 would copy them all.
+    /// `edit` returns whether it changed the list; `Tracks` is invalidated only then.
+    private func editTrackList(signal: (MemberName, [DBusValue]), change: (inout MPRISState) -> Void,
+                               edit: (inout [TrackID]) -> Bool) {
+        state.withLock { state in
+            var tracks = state.trackList.tracks
+            state.trackList.tracks = []
+            let edited = edit(&tracks)
+            state.trackList.tracks = tracks
+            tracks = []
+            let old = apply(change, to: &state)
+            if old.trackList.tracks != state.trackList.tracks { trackSetCache.invalidate() }
+            if trackListHandler != nil {
+                try? connection.emitSignal(signal.0, interface: MPRISNames.trackList, path: MPRISNames.objectPath,
+                                           arguments: signal.1)
+            }
+            emitChanges(from: old, to: state, tracksEdited: edited)
         }
     }
 }

@@ -20,6 +20,7 @@ public final class MPRISServer: Sendable {
     private let ownedName = Mutex<BusName?>(nil)
     private let metadataCache = MetadataValueCache()
     let trackSetCache = TrackSetCache()
+    let trackMetadataCache = TrackMetadataCache()
 
     /// Prepares a server with the initial `state`; nothing is on the bus until ``start(name:)``.
     public init(
@@ -89,6 +90,8 @@ public final class MPRISServer: Sendable {
     public func update(_ change: (inout MPRISState) -> Void) {
         state.withLock { state in
             let old = apply(change, to: &state)
+            // O(1) unless the list changed: the two share one buffer otherwise.
+            if old.trackList.tracks != state.trackList.tracks { trackSetCache.invalidate() }
             emitChanges(from: old, to: state)
         }
     }
@@ -115,21 +118,23 @@ public final class MPRISServer: Sendable {
     }
 
     /// Sends PropertiesChanged for every served interface whose values differ. Called with the
-    /// state lock held, so signals leave in the order the changes were made.
-    func emitChanges(from old: MPRISState, to new: MPRISState) {
+    /// state lock held, so signals leave in the order the changes were made. `tracksEdited`:
+    /// the track list was edited in place, so `old` cannot tell, and `Tracks` is invalidated.
+    func emitChanges(from old: MPRISState, to new: MPRISState, tracksEdited: Bool = false) {
         // An interface whose state is unchanged is skipped without building any D-Bus value:
         // publishing a PlayPause was otherwise dominated by rebuilding every property twice.
         var tables: [(InterfaceName, [PropertySpec])] = []
         if old.root != new.root { tables.append((MPRISNames.root, PropertyTable.root)) }
         if old.player != new.player { tables.append((MPRISNames.player, PropertyTable.player)) }
-        if trackListHandler != nil, old.trackList != new.trackList {
+        if trackListHandler != nil, tracksEdited || old.trackList != new.trackList {
             tables.append((MPRISNames.trackList, PropertyTable.trackList))
         }
         if playlistsHandler != nil, old.playlists != new.playlists {
             tables.append((MPRISNames.playlists, PropertyTable.playlists))
         }
         for (interface, table) in tables {
-            let changes = PropertyChanges(table: table, old: old, new: new)
+            let edited: Set<MemberName> = tracksEdited && interface == MPRISNames.trackList ? ["Tracks"] : []
+            let changes = PropertyChanges(table: table, old: old, new: new, edited: edited)
             guard !changes.isEmpty else { continue }
             try? connection.emitPropertiesChanged(
                 interface: interface, path: MPRISNames.objectPath,

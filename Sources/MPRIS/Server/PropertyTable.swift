@@ -87,10 +87,12 @@ struct PropertyChanges {
 
     /// Compares every signalled property of `table`; `Position` (false) and `CanControl`
     /// (false) are never included, `invalidates` properties are named without value.
-    init(table: [PropertySpec], old: MPRISState, new: MPRISState) {
+    /// The changes of `table`'s properties from `old` to `new`; those in `edited` are known to
+    /// have changed and are not compared (a track list edited in place has no old value).
+    init(table: [PropertySpec], old: MPRISState, new: MPRISState, edited: Set<MemberName> = []) {
         for spec in table where spec.emits == .true || spec.emits == .invalidates {
             if let same = spec.same {
-                if same(old, new) { continue }
+                if !edited.contains(spec.name), same(old, new) { continue }
                 if spec.emits == .true { changed.append((spec.name, spec.read(new))) } else { invalidated.append(spec.name) }
                 continue
             }

@@ -1,42 +1,39 @@
 import Synchronization
 
-/// The set of published track ids, kept until the track list changes.
+/// The set of published track ids, for the "is this track in the list" checks of
+/// GetTracksMetadata, RemoveTrack, GoTo and AddTrack.
 ///
-/// GetTracksMetadata answers only for tracks in the list; hashing every id of a 10 000-track
-/// list on each call made a 20-id request take ~2 ms in `make bench`. The cached set is reused
-/// while the list is the same array (an O(1) identity check) or equal to it, and AddTrack /
-/// RemoveTrack edit it in place (``followEdit(from:to:inserted:removed:)``) instead of leaving
-/// the next lookup to rehash every id.
+/// Hashing every id of a 10 000-track list on each call made a 20-id GetTracksMetadata take
+/// ~2 ms, so the set is kept between calls: AddTrack and RemoveTrack edit it in place, and any
+/// other change of the list drops it (the next check rebuilds it once). It holds no reference to
+/// the list itself, which would make every in-place edit of the list copy it.
+///
+/// Only used with the server's state lock held, so the set always describes the state's list.
 final class TrackSetCache: Sendable {
-    private let cached = Mutex<(tracks: [TrackID], set: Set<TrackID>)?>(nil)
+    private let cached = Mutex<Set<TrackID>?>(nil)
 
-    /// The ids of `tracks` as a set.
-    func set(of tracks: [TrackID]) -> Set<TrackID> {
-        if let set = cached.withLock({ $0?.tracks == tracks ? $0?.set : nil }) { return set }
-        let set = Set(tracks)
-        cached.withLock { $0 = (tracks, set) }
-        return set
-    }
-
-    /// Whether `track` is in `tracks`: a hash lookup instead of comparing it with every id.
+    /// Whether `track` is in `tracks`, the state's current list.
     func contains(_ track: TrackID, in tracks: [TrackID]) -> Bool {
-        if let found = cached.withLock({ $0?.tracks == tracks ? $0?.set.contains(track) : nil }) { return found }
-        return set(of: tracks).contains(track)
+        cached.withLock { cached in
+            if let set = cached { return set.contains(track) }
+            let set = Set(tracks)
+            cached = set
+            return set.contains(track)
+        }
     }
 
-    /// Follows one edit of the list (`old` became `new` by inserting or removing one id), so the
-    /// cached set stays valid without rehashing. A cache for another list is dropped.
-    func followEdit(from old: [TrackID], to new: [TrackID], inserted: TrackID? = nil, removed: TrackID? = nil) {
-        cached.withLock { entry in
-            guard var current = entry, current.tracks == old else {
-                entry = nil
-                return
-            }
-            entry = nil  // leaves `current` the set's only owner, so the edit happens in place
-            if let inserted { current.set.insert(inserted) }
-            if let removed { current.set.remove(removed) }
-            current.tracks = new
-            entry = current
-        }
+    /// Follows the insertion of `track` into the list.
+    func inserted(_ track: TrackID) {
+        cached.withLock { _ = $0?.insert(track) }
+    }
+
+    /// Follows the removal of `track` (its last occurrence) from the list.
+    func removed(_ track: TrackID) {
+        cached.withLock { _ = $0?.remove(track) }
+    }
+
+    /// Forgets the set after the list changed otherwise.
+    func invalidate() {
+        cached.withLock { $0 = nil }
     }
 }

@@ -5,10 +5,11 @@ public enum PlayerEffect: Sendable, Equatable {
     /// Publish the player's state. `trackList` is the whole new track list (entry ids) when the
     /// queue was replaced; single edits arrive as ``tracksAdded(_:after:)`` and ``trackRemoved(_:)``.
     case publish(PlayerSnapshot, position: PositionUpdate, trackList: [UInt64]?)
-    /// Entries were inserted after `after` (nil: at the start), in this order.
-    case tracksAdded([TrackItem], after: UInt64?)
-    /// An entry left the queue.
-    case trackRemoved(UInt64)
+    /// Entries were inserted after `after` (nil: at the start), in this order; the first is now
+    /// at `index` in natural order (so a published list can be edited without searching it).
+    case tracksAdded([TrackItem], after: UInt64?, index: Int)
+    /// An entry left the queue from `index` in natural order.
+    case trackRemoved(UInt64, index: Int)
     /// What is known about an entry changed.
     case trackChanged(TrackItem)
     /// The position jumped (a loop restart, a resume part-way): announce it (MPRIS `Seeked`).

@@ -120,7 +120,7 @@ extension PlayerMachine {
     }
 
     private mutating func insert(_ track: NewTrack, after afterID: UInt64?, makeCurrent: Bool) {
-        guard queue.entries.count < settings.maximumQueueLength else {
+        guard queue.count < settings.maximumQueueLength else {
             emit(.refused(.queueFull(limit: settings.maximumQueueLength)))
             return
         }
@@ -128,7 +128,9 @@ extension PlayerMachine {
         for entry in added { tracks[entry.id] = track.facts }
         // Only what was added: O(edit), not a walk of the queue.
         scanUnread(added)
-        emit(.tracksAdded(added.map(item), after: afterID))
+        if let first = added.first, let index = queue.index(of: first.id) {
+            emit(.tracksAdded(added.map(item), after: afterID, index: index))
+        }
         if makeCurrent {
             loadCurrent(.playing)
             publish(position: .at(.zero))
@@ -139,9 +141,9 @@ extension PlayerMachine {
     }
 
     private mutating func remove(_ id: UInt64) {
-        guard case .removed(let wasCurrent) = queue.remove(id: id) else { return }
+        guard let index = queue.index(of: id), case .removed(let wasCurrent) = queue.remove(id: id) else { return }
         tracks[id] = nil
-        emit(.trackRemoved(id))
+        emit(.trackRemoved(id, index: index))
         if wasCurrent {
             loadCurrent(queue.current == nil ? .stopped : transport)
             publish(position: .at(.zero))
@@ -162,7 +164,7 @@ extension PlayerMachine {
 
     mutating func replaceQueue(with newTracks: [NewTrack], playlist: PlaylistReference?) {
         let entries = queue.replaceAll(with: newTracks.map(\.uri))
-        tracks = [:]
+        tracks = Dictionary(minimumCapacity: entries.count)
         for (entry, track) in zip(entries, newTracks) { tracks[entry.id] = track.facts }
         activePlaylist = playlist
         pendingSeek = nil

@@ -63,7 +63,7 @@ extension PlayerMachine {
     /// Moves past entries that already failed, at most once round the queue, so a queue of only
     /// broken files ends instead of spinning. False when it ran out of entries.
     private mutating func skipFailedEntries() -> Bool {
-        var attempts = queue.entries.count
+        var attempts = queue.count
         while let current = queue.current, tracks[current.id]?.failure != nil, attempts > 0 {
             attempts -= 1
             guard case .moved = queue.advance(.userNext) else { return false }

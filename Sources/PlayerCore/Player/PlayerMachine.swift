@@ -129,6 +129,7 @@ public struct PlayerMachine: Sendable {
             pendingSeek = session.position > .zero ? session.position : nil
         } else {
             let entries = queue.replaceAll(with: startup.tracks.map(\.uri))
+            tracks.reserveCapacity(entries.count)
             for (entry, track) in zip(entries, startup.tracks) { tracks[entry.id] = track.facts }
         }
         if let repeatMode = startup.repeatMode { queue.repeatMode = repeatMode }

@@ -13,9 +13,8 @@ extension PlayQueue {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let savedEntries = try container.decode([QueueEntry].self, forKey: .entries)
-        entries = savedEntries
         let savedIndex = try container.decodeIfPresent(Int.self, forKey: .currentIndex)
-        currentIndex = savedIndex.flatMap { Self.clamp($0, count: savedEntries.count) }
+        currentID = savedIndex.flatMap { Self.clamp($0, count: savedEntries.count) }.map { savedEntries[$0].id }
         repeatMode = try container.decode(RepeatMode.self, forKey: .repeatMode)
         generator = try container.decode(SeededGenerator.self, forKey: .generator)
         let savedNextID = try container.decode(UInt64.self, forKey: .nextID)
@@ -25,13 +24,13 @@ extension PlayQueue {
                 forKey: .nextID, in: container, debugDescription: "No queue entry id is left to hand out.")
         }
         nextID = max(savedNextID, largestID + 1)
-        reindex(from: 0)
-        guard indexByID.count == savedEntries.count else {
+        guard Set(savedEntries.lazy.map(\.id)).count == savedEntries.count else {
             throw DecodingError.dataCorruptedError(
                 forKey: .entries, in: container, debugDescription: "Two queue entries share an id.")
         }
+        storage = EntrySequence(savedEntries)
         shuffleOrder = try container.decodeIfPresent(ShuffleOrder.self, forKey: .shuffleOrder)
-        if let shuffleOrder, !shuffleOrder.isConsistent(withEntries: indexByID, currentID: current?.id) {
+        if let shuffleOrder, !shuffleOrder.isConsistent(withEntries: storage, currentID: currentID) {
             reshuffleFromCurrent()
         }
     }
@@ -40,7 +39,7 @@ extension PlayQueue {
     /// shuffle plan and history, id counter and generator state.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entries, forKey: .entries)
+        try container.encode(storage.array, forKey: .entries)
         try container.encodeIfPresent(currentIndex, forKey: .currentIndex)
         try container.encode(repeatMode, forKey: .repeatMode)
         try container.encode(nextID, forKey: .nextID)

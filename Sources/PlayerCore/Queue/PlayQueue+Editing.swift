@@ -8,10 +8,8 @@ extension PlayQueue {
     @discardableResult
     public mutating func replaceAll(with uris: [String], startAt index: Int = 0) -> [QueueEntry] {
         let added = makeEntries(uris)
-        entries = added
-        indexByID = [:]
-        reindex(from: 0)
-        currentIndex = Self.clamp(index, count: added.count)
+        storage = EntrySequence(added)
+        currentID = Self.clamp(index, count: added.count).map { added[$0].id }
         if isShuffled { reshuffleFromCurrent() }
         return added
     }
@@ -23,7 +21,7 @@ extension PlayQueue {
     /// - Returns: the new entries.
     @discardableResult
     public mutating func append(_ uris: [String]) -> [QueueEntry] {
-        addEntries(uris, at: entries.count, makeCurrent: false)
+        addEntries(uris, at: storage.count, makeCurrent: false)
     }
 
     /// Inserts entries for `uris` after the entry `id` in the natural order (MPRIS `AddTrack`).
@@ -55,16 +53,14 @@ extension PlayQueue {
     /// nothing is current only when the queue is empty. While shuffled, the entry also leaves the
     /// history, so Previous skips it.
     public mutating func remove(id: UInt64) -> QueueRemoval {
-        guard let index = index(of: id) else { return .notFound }
-        let wasCurrent = index == currentIndex
-        entries.remove(at: index)
-        indexByID[id] = nil
-        reindex(from: index)
+        guard let index = storage.remove(id: id) else { return .notFound }
+        let wasCurrent = id == currentID
         if shuffleOrder != nil {
             shuffleOrder?.remove(id)
             syncCurrentWithShuffle()
-        } else if let current = currentIndex, current >= index {
-            currentIndex = wasCurrent ? Self.clamp(index, count: entries.count) : current - 1
+        } else if wasCurrent {
+            // The entry that followed it now sits at its index; at the end, the one before it.
+            currentID = Self.clamp(index, count: storage.count).map { storage[$0].id }
         }
         return .removed(wasCurrent: wasCurrent)
     }
@@ -76,8 +72,8 @@ extension PlayQueue {
     /// in the round) and Next continues with the plan; jumping to an entry already played this
     /// round replays it.
     public mutating func jump(to id: UInt64) -> Bool {
-        guard let index = index(of: id) else { return false }
-        currentIndex = index
+        guard storage.contains(id: id) else { return false }
+        currentID = id
         shuffleOrder?.jump(to: id)
         return true
     }
@@ -86,14 +82,9 @@ extension PlayQueue {
     private mutating func addEntries(_ uris: [String], at position: Int, makeCurrent: Bool) -> [QueueEntry] {
         guard !uris.isEmpty else { return [] }
         let added = makeEntries(uris)
-        entries.insert(contentsOf: added, at: position)
-        reindex(from: position)
-        let firstBecomesCurrent = makeCurrent || currentIndex == nil
-        if firstBecomesCurrent {
-            currentIndex = position
-        } else if let current = currentIndex, current >= position {
-            currentIndex = current + added.count
-        }
+        storage.insert(contentsOf: added, at: position)
+        let firstBecomesCurrent = makeCurrent || currentID == nil
+        if firstBecomesCurrent { currentID = added[0].id }
         shuffleOrder?.add(added.map(\.id), firstBecomesCurrent: firstBecomesCurrent, using: &generator)
         return added
     }

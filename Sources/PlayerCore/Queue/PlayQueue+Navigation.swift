@@ -12,8 +12,9 @@ extension PlayQueue {
         case .repeatCurrent(let entry):
             return .repeatedTrack(entry)
         case .natural(let index, let wrapped):
-            currentIndex = index
-            return .moved(to: entries[index], wrapped: wrapped)
+            let entry = storage[index]
+            currentID = entry.id
+            return .moved(to: entry, wrapped: wrapped)
         case .shuffled:
             let wrapped = shuffleOrder?.stepForward() ?? false
             syncCurrentWithShuffle()
@@ -25,7 +26,7 @@ extension PlayQueue {
             syncCurrentWithShuffle()
             return current.map { .moved(to: $0, wrapped: wrapped) } ?? .unchanged
         case .none:
-            return reason == .trackEnded && !entries.isEmpty ? .reachedEnd : .unchanged
+            return reason == .trackEnded && !storage.isEmpty ? .reachedEnd : .unchanged
         }
     }
 
@@ -44,9 +45,9 @@ extension PlayQueue {
         }
         guard let index = currentIndex else { return .unchanged }
         if index > 0 {
-            currentIndex = index - 1
+            currentID = storage[index - 1].id
         } else if repeatMode == .playlist {
-            currentIndex = entries.count - 1
+            currentID = storage.last?.id
         } else {
             return .unchanged
         }
@@ -73,7 +74,7 @@ extension PlayQueue {
         case .repeatCurrent(let entry):
             return entry
         case .natural(let index, _):
-            return entries[index]
+            return storage[index]
         case .shuffled:
             return shuffleOrder?.nextID.flatMap(entry(id:))
         case .newRound(let justPlayed):
@@ -97,7 +98,7 @@ extension PlayQueue {
     }
 
     private func forwardStep(_ reason: AdvanceReason) -> ForwardStep {
-        guard !entries.isEmpty else { return .none }
+        guard !storage.isEmpty else { return .none }
         if reason == .trackEnded, repeatMode == .track, let current {
             return .repeatCurrent(current)
         }
@@ -107,7 +108,7 @@ extension PlayQueue {
             return .newRound(justPlayed: playing)
         }
         guard let index = currentIndex else { return .natural(index: 0, wrapped: false) }
-        if index + 1 < entries.count { return .natural(index: index + 1, wrapped: false) }
+        if index + 1 < storage.count { return .natural(index: index + 1, wrapped: false) }
         return repeatMode == .playlist ? .natural(index: 0, wrapped: true) : .none
     }
 }

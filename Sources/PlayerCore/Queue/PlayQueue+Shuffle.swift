@@ -15,9 +15,9 @@ extension PlayQueue {
 
     /// Starts a fresh shuffle round from the current entry, forgetting history.
     mutating func reshuffleFromCurrent() {
-        let currentID = current?.id
-        let others = entries.lazy.map(\.id).filter { $0 != currentID }
-        shuffleOrder = ShuffleOrder(current: currentID, others: Array(others), using: &generator)
+        let current = currentID
+        let others = storage.ids.filter { $0 != current }
+        shuffleOrder = ShuffleOrder(current: current, others: others, using: &generator)
     }
 
     /// The order of the round that follows a finished one: every entry once, in random order,
@@ -26,11 +26,11 @@ extension PlayQueue {
     /// Both `advance(_:)` and `upcoming()` call this, the latter on a copy of the generator, so
     /// what `upcoming()` predicts is exactly what happens.
     func nextRound(after justPlayed: UInt64, using generator: inout SeededGenerator) -> [UInt64] {
-        var round = entries.map(\.id)
+        var round = storage.ids
         guard round.count > 1 else { return round }
         // Park the just-played entry at the end, draw the opener from the others, then shuffle
         // the rest: uniform over all orders that do not open with the just-played entry.
-        if let played = indexByID[justPlayed] { round.swapAt(played, round.count - 1) }
+        if let played = storage.index(of: justPlayed) { round.swapAt(played, round.count - 1) }
         round.swapAt(0, generator.next(below: round.count - 1))
         var rest = Array(round[1...])
         generator.shuffle(&rest)

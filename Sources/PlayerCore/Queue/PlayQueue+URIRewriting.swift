@@ -4,9 +4,7 @@ extension PlayQueue {
     /// owner removes stream credentials this way) while the live queue keeps what plays.
     public func rewritingURIs(_ rewrite: (String) -> String) -> PlayQueue {
         var copy = self
-        for index in copy.entries.indices {
-            copy.entries[index].uri = rewrite(copy.entries[index].uri)
-        }
+        copy.storage.rewriteURIs(rewrite)
         return copy
     }
 }

@@ -117,12 +117,12 @@ struct ShuffleOrder: Sendable, Codable, Equatable {
 
     /// Whether a decoded order keeps the invariants for these entries and this current entry, so
     /// a damaged saved state can be detected instead of trapping later.
-    func isConsistent(withEntries indexByID: [UInt64: Int], currentID expected: UInt64?) -> Bool {
+    func isConsistent(withEntries entries: EntrySequence, currentID expected: UInt64?) -> Bool {
         guard (-1..<ids.count).contains(position), (position..<ids.count).contains(frontier),
             (0...frontier + 1).contains(roundStart), currentID == expected,
-            ids.allSatisfy({ indexByID[$0] != nil })
+            ids.allSatisfy({ entries.contains(id: $0) })
         else { return false }
-        return Set(ids[roundStart...]).count == indexByID.count
+        return Set(ids[roundStart...]).count == entries.count
     }
 
     /// Removes `id` from the part of the timeline after the current entry.

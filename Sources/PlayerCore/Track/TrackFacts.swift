@@ -2,43 +2,113 @@
 /// playlist's hints, the scanner's tags, the engine's live tags, a sidecar lyrics file, and any
 /// failure to play it. Adapters turn it into what they publish (MPRIS metadata, a notification).
 public struct TrackFacts: Sendable, Hashable {
+    /// The stored values. A queue holds one ``TrackFacts`` per entry (100 000 of them in a large
+    /// queue), so the struct is one reference to an immutable box: a dictionary of facts then
+    /// costs a pointer per bucket instead of the ~280 bytes of the fields, and entries that know
+    /// nothing share one box. A change makes a new box (changes are rare: a scan, a failure).
+    private var box: Box
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+        static let empty = Box(Fields())
+    }
+
+    private struct Fields: Sendable, Hashable {
+        var tags = TrackTags()
+        var duration: Duration?
+        var hintTitle: String?
+        var hintArtist: String?
+        var sidecarLyrics: String?
+        var failure: String?
+        var scanned = false
+        var tagsRead = false
+
+        mutating func merge(_ newer: TrackTags, duration newDuration: Duration?) {
+            tags = tags.merging(newer)
+            if let newDuration, newDuration > .zero { duration = newDuration }
+            if duration == nil, let fromTags = newer.duration, fromTags > .zero { duration = fromTags }
+        }
+    }
+
+    private var fields: Fields {
+        get { box.fields }
+        set { box = Box(newValue) }
+    }
+
     /// Tags read from the file or stream.
-    public var tags = TrackTags()
+    public var tags: TrackTags {
+        get { fields.tags }
+        set { fields.tags = newValue }
+    }
     /// The length, from the engine or the scanner (preferred to the tags').
-    public var duration: Duration?
+    public var duration: Duration? {
+        get { fields.duration }
+        set { fields.duration = newValue }
+    }
     /// A playlist's title for the entry (`#EXTINF`, XSPF `title`).
-    public var hintTitle: String?
+    public var hintTitle: String? {
+        get { fields.hintTitle }
+        set { fields.hintTitle = newValue }
+    }
     /// A playlist's artist for the entry.
-    public var hintArtist: String?
+    public var hintArtist: String? {
+        get { fields.hintArtist }
+        set { fields.hintArtist = newValue }
+    }
     /// The text of a sidecar lyrics file (LRC or plain), as read; adapters parse it.
-    public var sidecarLyrics: String?
+    public var sidecarLyrics: String? {
+        get { fields.sidecarLyrics }
+        set { fields.sidecarLyrics = newValue }
+    }
     /// Why the entry cannot be played; set once, and playback then skips it.
-    public var failure: String?
+    public var failure: String? {
+        get { fields.failure }
+        set { fields.failure = newValue }
+    }
     /// The scanner has read (or is reading) this entry.
-    public var scanned = false
+    public var scanned: Bool {
+        get { fields.scanned }
+        set { fields.scanned = newValue }
+    }
     /// The file's own tags and art were read (the scan answered, art decided once: embedded
     /// over a folder's cover). For a local file these are its settled facts: it is published
     /// and announced with them, and the engine's later reports of the same file change nothing.
-    public var tagsRead = false
+    public var tagsRead: Bool {
+        get { fields.tagsRead }
+        set { fields.tagsRead = newValue }
+    }
+
+    public static func == (lhs: TrackFacts, rhs: TrackFacts) -> Bool {
+        lhs.box === rhs.box || lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+    }
 
     /// Facts with a playlist's hints; `scannedTags` when the entry was read already.
     public init(hintTitle: String? = nil, hintArtist: String? = nil, duration: Duration? = nil, scannedTags: TrackTags? = nil,
                 scannedDuration: Duration? = nil) {
-        self.hintTitle = hintTitle
-        self.hintArtist = hintArtist
-        self.duration = duration
-        if let scannedTags {
-            merge(scannedTags, duration: scannedDuration)
-            scanned = true
-            tagsRead = true
+        guard hintTitle != nil || hintArtist != nil || duration != nil || scannedTags != nil else {
+            box = .empty
+            return
         }
+        var fields = Fields(hintTitle: hintTitle, hintArtist: hintArtist)
+        fields.duration = duration
+        if let scannedTags {
+            fields.merge(scannedTags, duration: scannedDuration)
+            fields.scanned = true
+            fields.tagsRead = true
+        }
+        box = Box(fields)
     }
 
     /// Adds what the scanner or the engine read; newer values win, absent ones keep the old.
     public mutating func merge(_ newer: TrackTags, duration newDuration: Duration? = nil) {
-        tags = tags.merging(newer)
-        if let newDuration, newDuration > .zero { duration = newDuration }
-        if duration == nil, let fromTags = newer.duration, fromTags > .zero { duration = fromTags }
+        var changed = fields
+        changed.merge(newer, duration: newDuration)
+        fields = changed
     }
 
     /// The title to show: the tags', the playlist's, or one made from `uri`.
