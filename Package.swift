@@ -38,6 +38,11 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         // libpulse (apt: libpulse-dev) without pkg-config: see the note in its shim.h.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
+        // TagLib (apt: libtag1-dev) through a C++ shim with a C-only header: TagLib 1.13's own C API
+        // has no property map, lyrics, ReplayGain or pictures (see linnet_taglib.h).
+        .target(name: "CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -46,7 +51,13 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
-            name: "Playback", dependencies: ["CGStreamer", "CPulse", "EventLoop"], swiftSettings: strictSettings),
+            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop"],
+            swiftSettings: strictSettings),
+        // The persistent tag cache (SQLite) the scanner consults before reading a file.
+        .target(
+            name: "LibraryCache",
+            dependencies: ["CSQLite", "Playback", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // The player's rules as values: the queue and the player state machine. Imports nothing of
         // ours and no system library, so its tests need no bus, engine or clock.
         .target(name: "PlayerCore", swiftSettings: strictSettings),
@@ -76,7 +87,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback",
+                "Playback", "LibraryCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -29,6 +29,7 @@ extension PlayerController {
                     }
                 }
             }
+            self?.logger.debug("scanned \(entries.count) queued tracks; the scanner so far: \(self?.scanner.tally.description ?? "")")
         }
     }
 }

@@ -34,7 +34,7 @@ public final class PlayerController: Sendable {
     ) {
         self.engine = engine
         self.configuration = configuration
-        scanner = MetadataScanner(maxConcurrentScans: 2)
+        scanner = MetadataScanner(maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource)
         logger = Logger(label: "linnet.player")
         playlistLibrary = PlaylistLibrary(directories: configuration.playlistDirectories)
         var settings = PlayerMachine.Settings()
