@@ -125,6 +125,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "LibraryCacheTests",
+            dependencies: ["LibraryCache", "Playback", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "CGStreamer", "EventLoop", "TestSupport"],
             swiftSettings: strictSettings),
         // Reads the manifest and the sources: every import is declared, PlayerCore stays pure.

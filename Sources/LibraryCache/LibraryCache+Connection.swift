@@ -16,12 +16,17 @@ extension LibraryCache {
             delete = try database.prepare("DELETE FROM tracks WHERE path = ?1")
         }
 
-        /// The database at `path` when it has `schemaVersion`; nil when it has another (or is
-        /// empty). Throws a corruption failure for a file that is not a sound database.
+        /// The database at `path` when it has `schemaVersion` (created there when nothing is);
+        /// nil when it has another. Throws a corruption failure for a file that is not a sound
+        /// database.
         static func existing(path: String, schemaVersion: Int64) throws(SQLiteDatabase.Failure) -> Connection? {
             let database = try SQLiteDatabase(path: path)
             // Reading the header is the first real access: a file that is not a database fails here.
-            guard try database.integer("PRAGMA user_version") == schemaVersion else { return nil }
+            let version = try database.integer("PRAGMA user_version")
+            if version == 0, try database.integer("SELECT count(*) FROM sqlite_master") == 0 {
+                return try created(in: database, schemaVersion: schemaVersion)
+            }
+            guard version == schemaVersion else { return nil }
             try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             // Damage inside the table shows on a full pass; ~1 ms per 10 000 rows.
             _ = try database.integer("SELECT count(*) FROM tracks WHERE length(record) >= 0")
@@ -30,7 +35,12 @@ extension LibraryCache {
 
         /// A new database at `path` (where nothing is).
         static func created(path: String, schemaVersion: Int64) throws(SQLiteDatabase.Failure) -> Connection {
-            let database = try SQLiteDatabase(path: path)
+            try created(in: SQLiteDatabase(path: path), schemaVersion: schemaVersion)
+        }
+
+        private static func created(in database: SQLiteDatabase, schemaVersion: Int64) throws(SQLiteDatabase.Failure)
+            -> Connection
+        {
             try database.execute("""
                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
                 CREATE TABLE tracks (path TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL,

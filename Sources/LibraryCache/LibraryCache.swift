@@ -22,6 +22,7 @@ public final class LibraryCache: ScanCache {
 
     /// The database file.
     public let path: String
+    private let schemaVersion: Int64
     private let directory: String
     private let logger: Logger
     private let state = Mutex(State())
@@ -39,7 +40,13 @@ public final class LibraryCache: ScanCache {
 
     /// A cache in `directory` (created on first use), reporting trouble to `logger`. Nothing is
     /// opened until the first lookup or write.
-    public init(directory: String, logger: Logger) {
+    public convenience init(directory: String, logger: Logger) {
+        self.init(directory: directory, logger: logger, schemaVersion: Self.schemaVersion)
+    }
+
+    /// A cache of another schema version, for tests of a version change.
+    init(directory: String, logger: Logger, schemaVersion: Int64) {
+        self.schemaVersion = schemaVersion
         self.directory = directory
         path = directory + "/" + Self.fileName
         self.logger = logger
@@ -137,7 +144,7 @@ public final class LibraryCache: ScanCache {
     private func open() throws(SQLiteDatabase.Failure) -> Connection {
         try createDirectories()
         do {
-            if let connection = try Connection.existing(path: path, schemaVersion: Self.schemaVersion) {
+            if let connection = try Connection.existing(path: path, schemaVersion: schemaVersion) {
                 return connection
             }
             logger.notice("The library cache at \(path) has another schema version; rebuilding it")
@@ -145,7 +152,7 @@ public final class LibraryCache: ScanCache {
             logger.notice("The library cache at \(path) is damaged (\(error)); rebuilding it")
         }
         removeFiles()
-        return try Connection.created(path: path, schemaVersion: Self.schemaVersion)
+        return try Connection.created(path: path, schemaVersion: schemaVersion)
     }
 
     private func removeFiles() {
