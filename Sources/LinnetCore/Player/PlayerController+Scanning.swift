@@ -1,4 +1,5 @@
 import Foundation
+import LibraryFormats
 import Playback
 import PlayerCore
 
@@ -7,6 +8,7 @@ extension PlayerController {
     /// parallelism) and feeds each result to the machine. The machine marked them as being read,
     /// so no other scan picks them up.
     func scan(_ entries: [QueueEntry]) {
+        watchFolders(of: entries.map(\.uri))
         Task.detached { [weak self] in
             for start in stride(from: 0, to: entries.count, by: 32) {
                 guard let self else { return }
@@ -18,16 +20,19 @@ extension PlayerController {
                 let results = await self.scanner.scan(batch.map(\.uri))
                 // Shut down meanwhile: the failures only say so, not that the files are broken.
                 guard !self.scanner.isShutDown else { return }
-                for (entry, result) in zip(batch, results) {
+                let inputs = zip(batch, results).map { entry, result -> PlayerInput in
                     switch result {
                     case .success(let track):
                         let lyrics = SidecarLyrics.find(forTrack: entry.uri)?.plainText
-                        self.send(.scanned(entryID: entry.id, .read(
-                            TrackTags(track.metadata), durationMicroseconds: track.durationMicroseconds, sidecarLyrics: lyrics)))
+                        return .scanned(entryID: entry.id, .read(
+                            TrackTags(track.metadata), durationMicroseconds: track.durationMicroseconds, sidecarLyrics: lyrics))
                     case .failure(let failure):
-                        self.send(.scanned(entryID: entry.id, .unreadable(failure.message)))
+                        return .scanned(entryID: entry.id, .unreadable(failure.message))
                     }
                 }
+                // One hop onto the loop per batch: a warm cache answers a batch at once, and a
+                // wake-up per track made the loop the bottleneck of a large library's start.
+                owner.loop.perform { for input in inputs { _ = owner.value.send(input) } }
             }
             self?.logger.debug("scanned \(entries.count) queued tracks; the scanner so far: \(self?.scanner.tally.description ?? "")")
         }

@@ -1,0 +1,63 @@
+import LibraryFormats
+import Playback
+import PlayerCore
+
+extension PlayerController {
+    /// Hooks the folder watcher up: written files are read again (their new modification time
+    /// misses the cache, so the scanner reads and stores them) and queued entries of them get
+    /// the new tags; removed files leave the cache (a queued entry of one stays, and fails with
+    /// the usual reason when it is reached, since a tagger may delete and write a file anew);
+    /// new subfolders are watched too.
+    func watchLibraryChanges() {
+        let logger = self.logger
+        folderWatcher.setHandlers(
+            onChange: { [weak self] changes in self?.libraryChanged(changes) },
+            onProblem: { problem in logger.notice("\(problem)") })
+    }
+
+    private func libraryChanged(_ changes: FolderChanges) {
+        if !changes.removed.isEmpty { configuration.scanCache?.forget(Array(changes.removed)) }
+        if !changes.newFolders.isEmpty { folderWatcher.watch(changes.newFolders) }
+        let uris = changes.written.filter(MediaResolver.isAudioFile(path:)).sorted().map(FileURI.uri(forPath:))
+        guard !uris.isEmpty else { return }
+        logger.debug("files changed in a watched folder: \(uris.count) to read again")
+        Task.detached { [weak self] in
+            guard let self else { return }
+            let results = await self.scanner.scan(uris)
+            guard !self.scanner.isShutDown else { return }
+            var outcomes: [String: ScanOutcome] = [:]
+            for (uri, result) in zip(uris, results) {
+                outcomes[uri] = switch result {
+                case .success(let track):
+                    .read(TrackTags(track.metadata), durationMicroseconds: track.durationMicroseconds,
+                          sidecarLyrics: SidecarLyrics.find(forTrack: uri)?.plainText)
+                case .failure(let failure): .unreadable(failure.message)
+                }
+            }
+            let owner = self.owner
+            owner.loop.perform { [outcomes] in
+                for entry in owner.value.machine.queue.entries {
+                    guard let outcome = outcomes[entry.uri] else { continue }
+                    _ = owner.value.send(.scanned(entryID: entry.id, outcome))
+                }
+            }
+        }
+    }
+
+    /// Watches the folders holding the local files among `uris`, working it out off the caller's
+    /// thread (the loop, for a scan effect): a large queue means many paths to decode.
+    func watchFolders(of uris: [String]) {
+        let watcher = folderWatcher
+        let logger = self.logger
+        Task.detached {
+            let added = watcher.watch(Set(uris.compactMap { FileURI.path(fromURI: $0).map(Self.folder(of:)) }))
+            if added > 0 { logger.debug("watching \(added) more folders for changes") }
+        }
+    }
+
+    /// The folder holding the file at `path`.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+}
