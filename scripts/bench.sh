@@ -140,6 +140,7 @@ if (( queue_tracks > 0 )); then
   stop_bus
 fi
 
+(( ${LINNET_BENCH_LIBRARY_FILES:-10000} > 0 )) && Benchmarks/library/run.sh  # tag scan and cache, 10k files
 mkdir -p "$(dirname "$out")"
 title="MPRIS benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $rounds rounds ($calls calls, $reps reps, ${cpu_seconds}s CPU windows, ${throughput_seconds}s throughput)"
 "$driver" report --players "$players" --out "$out" --title "$title" "$results"

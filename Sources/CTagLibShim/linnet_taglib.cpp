@@ -6,6 +6,7 @@
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
 #include <taglib/id3v2tag.h>
+#include <taglib/infotag.h>
 #include <taglib/mp4file.h>
 #include <taglib/mpegfile.h>
 #include <taglib/opusfile.h>
@@ -33,6 +34,13 @@ struct linnet_taglib_tags {
 };
 
 namespace {
+
+bool has_key(const linnet_taglib_tags &tags, const char *key) {
+    for (const auto &existing : tags.keys) {
+        if (existing == key) return true;
+    }
+    return false;
+}
 
 /// Keeps `bytes` as the chosen picture: the first front cover, else the first picture.
 void offer_picture(linnet_taglib_tags &tags, const TagLib::ByteVector &bytes, const TagLib::String &type,
@@ -118,6 +126,14 @@ void read_pictures_and_extras(linnet_taglib_tags &tags, TagLib::File *file, bool
         id3 = mpeg->hasID3v2Tag() ? mpeg->ID3v2Tag() : nullptr;
     } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
         id3 = wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr;
+        // TagLib reads a RIFF INFO track number from IPRT only; GStreamer and others write ITRK.
+        if (!id3 && wav->hasInfoTag() && !has_key(tags, "TRACKNUMBER")) {
+            const TagLib::String track = wav->InfoTag()->fieldText("ITRK");
+            if (!track.isEmpty()) {
+                tags.keys.emplace_back("TRACKNUMBER");
+                tags.values.push_back(track.to8Bit(true));
+            }
+        }
     } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
         for (auto *picture : flac->pictureList()) {
             offer_picture(tags, picture->data(), picture->mimeType(),

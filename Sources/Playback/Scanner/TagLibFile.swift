@@ -21,12 +21,26 @@ enum TagLibFile {
         metadata.hasEmbeddedArt = pictures > 0
         var size = 0
         if let bytes = linnet_taglib_picture(tags, &size), size > 0 {
-            let mediaType = String(cString: linnet_taglib_picture_type(tags))
-            metadata.artURI = artCache.store(
-                Array(UnsafeBufferPointer(start: bytes, count: size)),
-                mediaType: mediaType.isEmpty ? "image/jpeg" : mediaType)
+            let image = Array(UnsafeBufferPointer(start: bytes, count: size))
+            // The bytes say what they are; a tag's MIME text is whatever its writer put there
+            // (GStreamer typefinds too, so both readers name one image's file alike).
+            let declared = String(cString: linnet_taglib_picture_type(tags))
+            metadata.artURI = artCache.store(image, mediaType: Self.sniffedType(image) ?? declared)
         }
         return ScannedTrack(uri: uri, durationMicroseconds: duration, metadata: metadata)
+    }
+
+    /// The image type its first bytes announce, for the formats art comes in.
+    static func sniffedType(_ bytes: [UInt8]) -> String? {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF8".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        if starts(Array("BM".utf8)) { return "image/bmp" }
+        return nil
     }
 }
 
