@@ -4,6 +4,7 @@
 
 #include <taglib/attachedpictureframe.h>
 #include <taglib/fileref.h>
+#include <taglib/tfilestream.h>
 #include <taglib/flacfile.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/infotag.h>
@@ -170,7 +171,12 @@ extern "C" linnet_taglib_tags *linnet_taglib_read(const char *path) {
     // TagLib reports problems through exceptions only from the standard library (allocation);
     // none may cross into Swift.
     try {
-        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Average);
+        // Read-only: TagLib otherwise opens files for writing when it may, and closing such a
+        // file reports IN_CLOSE_WRITE to every inotify watcher (the folder watcher then read
+        // each file again, over and over); it also needs no write permission this way.
+        TagLib::FileStream stream(path, true);
+        if (!stream.isOpen()) return nullptr;
+        TagLib::FileRef ref(&stream, true, TagLib::AudioProperties::Average);
         TagLib::File *file = ref.file();
         if (ref.isNull() || !file || !file->isValid()) return nullptr;
         auto *tags = new linnet_taglib_tags();

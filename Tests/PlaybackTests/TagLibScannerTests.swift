@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Playback
 import Testing
 
@@ -137,5 +138,27 @@ import Testing
         #expect(!failure.message.isEmpty)
         #expect(try results[1].get().metadata.title == "Good")
         #expect(scanner.tally.failures == 1 && scanner.tally.tagLibReads == 1)
+    }
+}
+
+/// Reading tags must not look like writing to folder watchers: TagLib opened files read-write
+/// when it could, and closing them reported IN_CLOSE_WRITE, so linnet's own folder watcher read
+/// every file again, and again.
+@Suite struct TagLibReadOnlyTests {
+    @Test func scanningAFileReportsNoWriteToInotify() async throws {
+        let media = try MediaFactory()
+        let uri = try await media.ogg("watched.ogg", tags: #"title="Watched""#)
+        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        try #require(inotify >= 0)
+        defer { close(inotify) }
+        try #require(inotify_add_watch(inotify, media.directory.path, UInt32(IN_CLOSE_WRITE | IN_MODIFY)) >= 0)
+
+        let scanner = MetadataScanner(artCache: ArtCache(directory: media.path("art")))
+        #expect(try await scanner.scan(uri).metadata.title == "Watched")
+        #expect(scanner.tally.tagLibReads == 1)
+        // The kernel queues the event at close(), before the scan returns.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+        #expect(count < 0 && errno == EAGAIN, "the scan looked like a write (\(count) bytes of events)")
     }
 }
