@@ -4,7 +4,9 @@
 #   gstreamer  the former reader (GStreamer's discoverer alone), no cache
 #   cold       TagLib with an empty cache (the first start)
 #   warm       TagLib with the cache the cold start left (the second start)
-# in one run, on one private bus. Prints `key value` lines and the cold/gstreamer ratio.
+# in one run, on one private bus. Prints `key value` lines and the cold/gstreamer ratio. The scan
+# stage alone (the player's background read of the queue, from linnet's debug log) is printed as
+# <mode>_scan_ms and <mode>_scan_files_per_s.
 #
 # Settings (environment):
 #   LINNET_BENCH_LIBRARY_FILES   files in the folder                (default 10000)
@@ -62,8 +64,10 @@ for round in $(seq "$rounds"); do
     esac
     rm -rf "$XDG_STATE_HOME"
     LINNET_TAG_READER=$reader python3 Benchmarks/library/measure.py "$mode" "$files" "$work/linnet-$mode.log" -- \
-      "$linnet" --no-resume --paused --audio-sink 'fakesink sync=true' --log-level warning "$work/music" \
+      "$linnet" --no-resume --paused --audio-sink 'fakesink sync=true' --log-level debug "$work/music" \
       | tee -a "$work/figures.txt" || { echo "library bench: $mode failed; linnet's log:" >&2; tail -n 20 "$work/linnet-$mode.log" >&2; exit 1; }
+    sed -n 's/.*scanned [0-9]* queued tracks in \([0-9]*\) ms (\([0-9]*\) per second).*/'"$mode"'_scan_ms \1\n'"$mode"'_scan_files_per_s \2/p' \
+      "$work/linnet-$mode.log" | tail -n 2 | tee -a "$work/figures.txt"
   done
 done
 if grep -q '^gstreamer_launch_to_all_tags_ms' "$work/figures.txt" && grep -q '^cold_launch_to_all_tags_ms' "$work/figures.txt"; then

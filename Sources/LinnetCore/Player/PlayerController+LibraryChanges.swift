@@ -50,7 +50,11 @@ extension PlayerController {
         let watcher = folderWatcher
         let logger = self.logger
         Task.detached {
-            let added = watcher.watch(Set(uris.compactMap { FileURI.path(fromURI: $0).map(Self.folder(of:)) }))
+            // Folders first, decoded once each: a queue is thousands of files in a few folders.
+            let folderURIs = Set(uris.lazy.filter { $0.hasPrefix("file:") }.compactMap { uri in
+                uri.lastIndex(of: "/").map { String(uri[..<$0]) }
+            })
+            let added = watcher.watch(Set(folderURIs.compactMap { FileURI.path(fromURI: $0) }))
             if added > 0 { logger.debug("watching \(added) more folders for changes") }
         }
     }

@@ -10,6 +10,8 @@ extension PlayerController {
     func scan(_ entries: [QueueEntry]) {
         watchFolders(of: entries.map(\.uri))
         Task.detached { [weak self] in
+            let clock = ContinuousClock()
+            let started = clock.now
             for start in stride(from: 0, to: entries.count, by: 32) {
                 guard let self else { return }
                 // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
@@ -34,7 +36,18 @@ extension PlayerController {
                 // wake-up per track made the loop the bottleneck of a large library's start.
                 owner.loop.perform { for input in inputs { _ = owner.value.send(input) } }
             }
-            self?.logger.debug("scanned \(entries.count) queued tracks; the scanner so far: \(self?.scanner.tally.description ?? "")")
+            guard let self else { return }
+            let seconds = Self.seconds(clock.now - started)
+            let rate = seconds > 0 ? Int((Double(entries.count) / seconds).rounded()) : 0
+            self.logger.debug("""
+                scanned \(entries.count) queued tracks in \(Int(seconds * 1000)) ms (\(rate) per second); \
+                the scanner so far: \(self.scanner.tally.description)
+                """)
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -29,6 +29,7 @@ public final class MetadataScanner: Sendable {
     private let cache: (any ScanCache)?
     private let source: TagSource
     private let counts = Mutex(ScanTally())
+    private let folderArt = FolderArtMemo()
 
     /// A scanner running up to `maxConcurrentScans` reads in parallel, giving up on a URI after
     /// `timeout`, storing embedded art in `artCache`, and remembering results in `cache`.
@@ -151,7 +152,8 @@ public final class MetadataScanner: Sendable {
     /// One worker: a reader (and its discoverer) reused for every job it takes, until the queue
     /// is empty. The last worker out flushes the cache's pending writes.
     private func work() {
-        let reader = LocalFileReader(source: source, artCache: artCache, timeoutNanoseconds: timeoutNanoseconds)
+        let reader = LocalFileReader(
+            source: source, artCache: artCache, folderArt: folderArt, timeoutNanoseconds: timeoutNanoseconds)
         var isLast = false
         while let job = queue.withLock({ queue -> Job? in
             if queue.jobs.isEmpty {
