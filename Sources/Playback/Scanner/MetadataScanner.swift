@@ -96,6 +96,8 @@ public final class MetadataScanner: Sendable {
         }
         for job in abandoned { job.continuation.resume(throwing: Self.shutDownFailure(job.uri)) }
         _ = running.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds)) + .seconds(1))
+        // What was read before the stop is worth keeping for the next start.
+        cache?.flush()
     }
 
     /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
