@@ -144,6 +144,7 @@ public final class LibraryCache: ScanCache {
     private func open() throws(SQLiteDatabase.Failure) -> Connection {
         try createDirectories()
         do {
+            try createPrivateFile()
             if let connection = try Connection.existing(path: path, schemaVersion: schemaVersion) {
                 return connection
             }
@@ -152,7 +153,20 @@ public final class LibraryCache: ScanCache {
             logger.notice("The library cache at \(path) is damaged (\(error)); rebuilding it")
         }
         removeFiles()
+        try createPrivateFile()
         return try Connection.created(path: path, schemaVersion: schemaVersion)
+    }
+
+    /// Makes the database file 0600 before SQLite opens it: SQLite would create it 0644, and its
+    /// -wal and -shm files copy the database's mode. The cache lists a user's music, as private
+    /// as the state folder.
+    private func createPrivateFile() throws(SQLiteDatabase.Failure) {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw SQLiteDatabase.Failure(code: SQLITE_CANTOPEN_CODE, message: "cannot create \(path): errno \(errno)")
+        }
+        _ = fchmod(descriptor, 0o600)
+        close(descriptor)
     }
 
     private func removeFiles() {

@@ -40,6 +40,13 @@ import Testing
         let read = await first.scan(uris).map { try? $0.get() }
         #expect(first.tally.tagLibReads == 3 && first.tally.cacheHits == 0)
         first.shutdown()
+        // As private as the state: SQLite would make the file 0644, and its WAL files copy it.
+        for suffix in ["", "-wal", "-shm"] {
+            var info = stat()
+            let path = library.cacheDirectory + "/" + LibraryCache.fileName + suffix
+            guard stat(path, &info) == 0 else { continue }
+            #expect(info.st_mode & 0o777 == 0o600, "\(path) has mode \(String(info.st_mode & 0o777, radix: 8))")
+        }
 
         // A second start: a new cache object on the same file.
         let second = library.scanner(LibraryCache(directory: library.cacheDirectory, logger: log.logger))

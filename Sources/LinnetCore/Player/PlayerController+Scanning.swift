@@ -6,16 +6,21 @@ import PlayerCore
 extension PlayerController {
     /// Reads tags and durations of `entries` a batch at a time (the scanner bounds its own
     /// parallelism) and feeds each result to the machine. The machine marked them as being read,
-    /// so no other scan picks them up.
+    /// so no other scan picks them up. Batches start small, so the first tracks show at once, and
+    /// grow to 256: each costs a round trip to the loop, which a warm cache makes the main cost.
     func scan(_ entries: [QueueEntry]) {
         watchFolders(of: entries.map(\.uri))
         Task.detached { [weak self] in
             let clock = ContinuousClock()
             let started = clock.now
-            for start in stride(from: 0, to: entries.count, by: 32) {
+            var start = 0
+            var batchSize = 32
+            while start < entries.count {
                 guard let self else { return }
                 // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
-                let candidates = Array(entries[start..<min(start + 32, entries.count)])
+                let candidates = Array(entries[start..<min(start + batchSize, entries.count)])
+                start += candidates.count
+                batchSize = min(batchSize * 2, 256)
                 let owner = self.owner
                 let batch = (try? await owner.loop.run { candidates.filter { owner.value.machine.queue.entry(id: $0.id) != nil } }) ?? []
                 guard !batch.isEmpty else { continue }
