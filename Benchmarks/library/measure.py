@@ -43,6 +43,14 @@ async def all_tagged(bus, expected):
     return True
 
 
+def cpu_ms(pid):
+    """User plus system CPU time the process has used so far: unlike wall time, it holds on a
+    machine other work keeps busy."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 async def main(label, expected, command, log_path):
     bus = await MessageBus().connect()
     with open(log_path, "ab") as log:
@@ -54,6 +62,7 @@ async def main(label, expected, command, log_path):
                 raise RuntimeError(f"linnet exited with {player.returncode}")
             await asyncio.sleep(0.002)
         named = time.monotonic() - start
+        cpu_named = cpu_ms(player.pid)
         while not await all_tagged(bus, expected):
             if player.poll() is not None:
                 raise RuntimeError(f"linnet exited with {player.returncode}")
@@ -61,9 +70,12 @@ async def main(label, expected, command, log_path):
                 raise RuntimeError("tags not all published within 600 s")
             await asyncio.sleep(0.02)
         tagged = time.monotonic() - start
+        cpu = cpu_ms(player.pid)
         print(f"{label}_launch_to_name_ms {named * 1000:.0f}")
         print(f"{label}_launch_to_all_tags_ms {tagged * 1000:.0f}")
         print(f"{label}_files_per_s_after_name {expected / max(tagged - named, 1e-6):.0f}")
+        print(f"{label}_cpu_ms_to_name {cpu_named:.0f}")
+        print(f"{label}_cpu_ms_to_all_tags {cpu:.0f}")
         await call(bus, "org.mpris.MediaPlayer2", "Quit")
         player.wait(timeout=60)
     finally:

@@ -6,7 +6,9 @@
 #   warm       TagLib with the cache the cold start left (the second start)
 # in one run, on one private bus. Prints `key value` lines and the cold/gstreamer ratio. The scan
 # stage alone (the player's background read of the queue, from linnet's debug log) is printed as
-# <mode>_scan_ms and <mode>_scan_files_per_s.
+# <mode>_scan_ms and <mode>_scan_files_per_s; <mode>_cpu_ms_to_all_tags is linnet's CPU time (user
+# and system) until then (and <mode>_cpu_ms_to_name until the name), which a busy machine
+# inflates far less than the wall times.
 #
 # Settings (environment):
 #   LINNET_BENCH_LIBRARY_FILES   files in the folder                (default 10000)
