@@ -7,7 +7,8 @@ extension PlayerController {
     /// misses the cache, so the scanner reads and stores them) and queued entries of them get
     /// the new tags; removed files leave the cache (a queued entry of one stays, and fails with
     /// the usual reason when it is reached, since a tagger may delete and write a file anew);
-    /// new subfolders are watched too.
+    /// a cover file added or removed has that folder's queued tracks read again (cached rows hold
+    /// the folder art they were read with); new subfolders are watched too.
     func watchLibraryChanges() {
         let logger = self.logger
         folderWatcher.setHandlers(
@@ -18,15 +19,30 @@ extension PlayerController {
     private func libraryChanged(_ changes: FolderChanges) {
         if !changes.removed.isEmpty { configuration.scanCache?.forget(Array(changes.removed)) }
         if !changes.newFolders.isEmpty { folderWatcher.watch(changes.newFolders) }
-        let uris = changes.written.filter(MediaResolver.isAudioFile(path:)).sorted().map(FileURI.uri(forPath:))
-        guard !uris.isEmpty else { return }
-        logger.debug("files changed in a watched folder: \(uris.count) to read again")
+        let written = changes.written.filter(MediaResolver.isAudioFile(path:)).map(FileURI.uri(forPath:))
+        let coverFolders = Set(changes.written.union(changes.removed).filter(Self.isCoverFile).map(Self.folder(of:)))
+        guard !written.isEmpty || !coverFolders.isEmpty else { return }
+        if !coverFolders.isEmpty { scanner.folderArtChanged() }
         Task.detached { [weak self] in
             guard let self else { return }
-            let results = await self.scanner.scan(uris)
+            var uris = Set(written)
+            if !coverFolders.isEmpty {
+                // Cached tracks carry the folder art they were read with: read that folder's again.
+                let owner = self.owner
+                let queued = (try? await owner.loop.run { owner.value.machine.queue.entries.map(\.uri) }) ?? []
+                let stale = queued.filter { uri in
+                    FileURI.path(fromURI: uri).map { coverFolders.contains(Self.folder(of: $0)) } ?? false
+                }
+                self.configuration.scanCache?.forget(stale.compactMap(FileURI.path(fromURI:)))
+                uris.formUnion(stale)
+            }
+            let ordered = uris.sorted()
+            guard !ordered.isEmpty else { return }
+            self.logger.debug("files changed in a watched folder: \(ordered.count) to read again")
+            let results = await self.scanner.scan(ordered)
             guard !self.scanner.isShutDown else { return }
             var outcomes: [String: ScanOutcome] = [:]
-            for (uri, result) in zip(uris, results) {
+            for (uri, result) in zip(ordered, results) {
                 outcomes[uri] = switch result {
                 case .success(let track):
                     .read(TrackTags(track.metadata), durationMicroseconds: track.durationMicroseconds,
@@ -56,6 +72,14 @@ extension PlayerController {
             })
             let added = watcher.watch(Set(folderURIs.compactMap { FileURI.path(fromURI: $0) }))
             if added > 0 { logger.debug("watching \(added) more folders for changes") }
+        }
+    }
+
+    /// Whether `path` is a cover file ``ArtCache/folderArt(nextTo:)`` would pick.
+    static func isCoverFile(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        return ["cover", "folder", "front"].contains { stem in
+            ["jpg", "jpeg", "png"].contains { name == "\(stem).\($0)" }
         }
     }
 

@@ -15,4 +15,9 @@ final class FolderArtMemo: Sendable {
         last.withLock { $0 = (folder, art) }
         return art
     }
+
+    /// Forgets the remembered answer (a cover file was added or removed somewhere).
+    func reset() {
+        last.withLock { $0 = nil }
+    }
 }

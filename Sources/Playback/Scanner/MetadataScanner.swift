@@ -46,6 +46,11 @@ public final class MetadataScanner: Sendable {
         self.source = source
     }
 
+    /// Says that cover files next to tracks changed, so folder art is looked up afresh.
+    public func folderArtChanged() {
+        folderArt.reset()
+    }
+
     /// How the scans so far were answered.
     public var tally: ScanTally { counts.withLock { $0 } }
 
