@@ -42,6 +42,11 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         // libpulse (apt: libpulse-dev) without pkg-config: see the note in its shim.h.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
+        // TagLib (apt: libtag1-dev) through a C++ shim with a C-only header: TagLib 1.13's own C API
+        // has no property map, lyrics, ReplayGain or pictures (see linnet_taglib.h).
+        .target(name: "CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -50,7 +55,13 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
-            name: "Playback", dependencies: ["CGStreamer", "CPulse", "EventLoop"], swiftSettings: strictSettings),
+            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop"],
+            swiftSettings: strictSettings),
+        // The persistent tag cache (SQLite) the scanner consults before reading a file.
+        .target(
+            name: "LibraryCache",
+            dependencies: ["CSQLite", "Playback", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         // The one time vocabulary of the core: Swift's Duration for spans, WallInstant and
         // AwakeInstant for the two timelines, the clock protocol the clock features are driven by.
         // Imports nothing at all, so PlayerCore and ClockRules can share it and stay pure.
@@ -89,7 +100,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback", "Timekeeping",
+                "Playback", "Timekeeping", "LibraryCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -131,6 +142,10 @@ let package = Package(
                 "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "LibraryCacheTests",
+            dependencies: ["LibraryCache", "Playback", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PlaybackTests", dependencies: ["Playback", "CGStreamer", "EventLoop", "TestSupport"],

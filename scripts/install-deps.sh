@@ -11,6 +11,7 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
   pulseaudio pulseaudio-utils libpulse-dev
+  libtag1-dev libsqlite3-dev libstdc++-12-dev
   playerctl
   desktop-file-utils
 )

@@ -3,6 +3,7 @@ import ArgumentParser
 import DBus
 import EventLoop
 import Foundation
+import LibraryCache
 import LinnetCore
 import Logging
 import Playback
@@ -68,6 +69,9 @@ struct Daemon {
         configuration.shuffle = options.shuffle
         configuration.volume = options.volume
         configuration.desktop = options.desktop.behaviour
+        configuration.scanCache = LibraryCache(directory: directories.linnetCache, logger: Logger(label: "linnet.library"))
+        // The former reader, kept reachable for `make bench` to measure the two in one run.
+        if ProcessInfo.processInfo.environment["LINNET_TAG_READER"] == "gstreamer" { configuration.tagSource = .gstreamerOnly }
 
         let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
@@ -162,7 +166,8 @@ struct Daemon {
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
-        let resolver = MediaResolver(scanner: MetadataScanner(maxConcurrentScans: 2))
+        let resolver = MediaResolver(scanner: MetadataScanner(
+            maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource))
         let cwd = FileManager.default.currentDirectoryPath
         if !options.inputs.isEmpty {
             let resolved = await resolver.resolve(options.inputs, workingDirectory: cwd, home: directories.home)

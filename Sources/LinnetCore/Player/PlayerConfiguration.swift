@@ -24,6 +24,10 @@ public struct PlayerConfiguration: Sendable {
     public var home: String = NSHomeDirectory()
     /// Track notifications and what to do when the audio output goes away.
     public var desktop = PlayerDesktopBehaviour()
+    /// Where scanned tags persist between starts; nil reads every file's tags each time.
+    public var scanCache: (any ScanCache)?
+    /// Which readers scan tags (GStreamer alone only to compare against the former path).
+    public var tagSource = TagSource.tagLibFirst
 
     /// A configuration keeping state in `sessionFile` and offering the playlists in `playlistDirectories`.
     public init(sessionFile: URL, playlistDirectories: [URL]) {

@@ -1,34 +1,58 @@
 import Foundation
+import LibraryFormats
 import Playback
 import PlayerCore
 
 extension PlayerController {
     /// Reads tags and durations of `entries` a batch at a time (the scanner bounds its own
     /// parallelism) and feeds each result to the machine. The machine marked them as being read,
-    /// so no other scan picks them up.
+    /// so no other scan picks them up. Batches start small, so the first tracks show at once, and
+    /// grow to 256: each costs a round trip to the loop, which a warm cache makes the main cost.
     func scan(_ entries: [QueueEntry]) {
+        watchFolders(of: entries.map(\.uri))
         Task.detached { [weak self] in
-            for start in stride(from: 0, to: entries.count, by: 32) {
+            let clock = ContinuousClock()
+            let started = clock.now
+            var start = 0
+            var batchSize = 32
+            while start < entries.count {
                 guard let self else { return }
                 // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
-                let candidates = Array(entries[start..<min(start + 32, entries.count)])
+                let candidates = Array(entries[start..<min(start + batchSize, entries.count)])
+                start += candidates.count
+                batchSize = min(batchSize * 2, 256)
                 let owner = self.owner
                 let batch = (try? await owner.loop.run { candidates.filter { owner.value.machine.queue.entry(id: $0.id) != nil } }) ?? []
                 guard !batch.isEmpty else { continue }
                 let results = await self.scanner.scan(batch.map(\.uri))
                 // Shut down meanwhile: the failures only say so, not that the files are broken.
                 guard !self.scanner.isShutDown else { return }
-                for (entry, result) in zip(batch, results) {
+                let inputs = zip(batch, results).map { entry, result -> PlayerInput in
                     switch result {
                     case .success(let track):
                         let lyrics = SidecarLyrics.text(forTrack: entry.uri)
-                        self.send(.scanned(entryID: entry.id, .read(
-                            TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics)))
+                        return .scanned(entryID: entry.id, .read(
+                            TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics))
                     case .failure(let failure):
-                        self.send(.scanned(entryID: entry.id, .unreadable(failure.message)))
+                        return .scanned(entryID: entry.id, .unreadable(failure.message))
                     }
                 }
+                // One hop onto the loop per batch: a warm cache answers a batch at once, and a
+                // wake-up per track made the loop the bottleneck of a large library's start.
+                owner.loop.perform { for input in inputs { _ = owner.value.send(input) } }
             }
+            guard let self else { return }
+            let seconds = Self.seconds(clock.now - started)
+            let rate = seconds > 0 ? Int((Double(entries.count) / seconds).rounded()) : 0
+            self.logger.debug("""
+                scanned \(entries.count) queued tracks in \(Int(seconds * 1000)) ms (\(rate) per second); \
+                the scanner so far: \(self.scanner.tally.description)
+                """)
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -21,6 +21,8 @@ public final class PlayerController: Sendable {
     let owner: LoopBound<PlayerOwner>
     let engine: any PlaybackEngine
     let scanner: MetadataScanner
+    /// Watches the folders of queued local files, so edits there reach the cache and the queue.
+    let folderWatcher = FolderWatcher()
     let configuration: PlayerConfiguration
     let playlistLibrary: PlaylistLibrary
     let logger: Logger
@@ -35,7 +37,7 @@ public final class PlayerController: Sendable {
     ) {
         self.engine = engine
         self.configuration = configuration
-        scanner = MetadataScanner(maxConcurrentScans: 2)
+        scanner = MetadataScanner(maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource)
         logger = Logger(label: "linnet.player")
         playlistLibrary = PlaylistLibrary(directories: configuration.playlistDirectories)
         var settings = PlayerMachine.Settings()
@@ -52,6 +54,7 @@ public final class PlayerController: Sendable {
                 saver: SessionSaver(store: StateStore<SavedSession>(fileURL: configuration.sessionFile), logger: logger)),
             loop: loop)
         bridge.player = self
+        watchLibraryChanges()
     }
 
     private static func initialMPRISState(_ configuration: PlayerConfiguration) -> MPRISState {
@@ -81,6 +84,7 @@ public final class PlayerController: Sendable {
             refreshPlaylists()
             owner.value.send(.start(startup))
         }
+        watchFolders(of: items.map(\.uri) + (session?.queue.entries.map(\.uri) ?? []))
         let name = try server.start(name: configuration.busName)
         logger.info("on the bus as \(name)")
         return name
@@ -94,6 +98,7 @@ public final class PlayerController: Sendable {
         }
         server.stop()
         engine.shutdown()
+        folderWatcher.stop()
         scanner.shutdown()
     }
 

@@ -37,6 +37,8 @@ public struct TrackMetadata: Sendable, Hashable {
     public var replayGain = ReplayGain()
     /// A `file://` URI of the cover art, if any.
     public var artURI: String?
+    /// Whether the file carries pictures of its own; nil when the reader cannot tell (GStreamer).
+    public var hasEmbeddedArt: Bool?
 
     /// Empty metadata.
     public init() {}
@@ -64,6 +66,7 @@ public struct TrackMetadata: Sendable, Hashable {
         merged.durationMicroseconds = newer.durationMicroseconds ?? durationMicroseconds
         merged.replayGain = replayGain.merging(newer.replayGain)
         merged.artURI = newer.artURI ?? artURI
+        merged.hasEmbeddedArt = newer.hasEmbeddedArt ?? hasEmbeddedArt
         return merged
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// Reads tags and durations of files before they play (GStreamer's discoverer), so a queue can
-/// show titles and lengths at once.
+/// Reads tags and durations of files before they play, so a queue can show titles and lengths
+/// at once: from the ``ScanCache`` when the file is unchanged, else with TagLib, else (streams,
+/// files TagLib cannot read) with GStreamer's discoverer.
 ///
 /// Scans run on the scanner's own threads, at most `maxConcurrentScans` at a time, never on the
 /// loop thread or Swift's cooperative pool (a discoverer blocks while it prerolls a file).
-/// Threads exist only while there is work.
+/// Threads exist only while there is work; when the last one runs out, the cache is flushed.
 public final class MetadataScanner: Sendable {
     private struct Job: Sendable {
         let uri: String
@@ -24,23 +25,43 @@ public final class MetadataScanner: Sendable {
     private let running = DispatchGroup()
     private let maxConcurrentScans: Int
     private let timeoutNanoseconds: UInt64
-    private let tagReader: TagReader
+    private let artCache: ArtCache
+    private let cache: (any ScanCache)?
+    private let source: TagSource
+    private let counts = Mutex(ScanTally())
+    private let folderArt = FolderArtMemo()
 
-    /// A scanner running up to `maxConcurrentScans` discoveries in parallel, giving up on a URI
-    /// after `timeout`, and storing embedded art in `artCache`.
+    /// A scanner running up to `maxConcurrentScans` reads in parallel, giving up on a URI after
+    /// `timeout`, storing embedded art in `artCache`, and remembering results in `cache`.
     public init(
-        maxConcurrentScans: Int = 2, timeout: Duration = .seconds(10), artCache: ArtCache = .standard()
+        maxConcurrentScans: Int = 2, timeout: Duration = .seconds(10), artCache: ArtCache = .standard(),
+        cache: (any ScanCache)? = nil, source: TagSource = .tagLibFirst
     ) {
         GStreamerRuntime.ensureInitialized()
         self.maxConcurrentScans = max(1, maxConcurrentScans)
         let (seconds, attoseconds) = timeout.components
         timeoutNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        tagReader = TagReader(artCache: artCache)
+        self.artCache = artCache
+        self.cache = cache
+        self.source = source
     }
+
+    /// Says that cover files next to tracks changed, so folder art is looked up afresh.
+    public func folderArtChanged() {
+        folderArt.reset()
+    }
+
+    /// How the scans so far were answered.
+    public var tally: ScanTally { counts.withLock { $0 } }
 
     /// Scans one URI. Throws a ``PlaybackFailure`` when it cannot be read (missing, corrupt,
     /// unsupported, timed out).
     public func scan(_ uri: String) async throws -> ScannedTrack {
+        if let cached = cachedTracks([uri])[0] { return cached }
+        return try await read(uri)
+    }
+
+    private func read(_ uri: String) async throws -> ScannedTrack {
         try await withCheckedThrowingContinuation { continuation in
             enqueue(Job(uri: uri, continuation: continuation))
         }
@@ -48,11 +69,13 @@ public final class MetadataScanner: Sendable {
 
     /// Scans several URIs with bounded parallelism; results come back in the order given.
     public func scan(_ uris: [String]) async -> [Result<ScannedTrack, PlaybackFailure>] {
-        await withTaskGroup(of: (Int, Result<ScannedTrack, PlaybackFailure>).self) { group in
-            for (index, uri) in uris.enumerated() {
+        let cached = cachedTracks(uris)
+        return await withTaskGroup(of: (Int, Result<ScannedTrack, PlaybackFailure>).self) { group in
+            var results = cached.map { track in track.map { Result<ScannedTrack, PlaybackFailure>.success($0) } }
+            for (index, uri) in uris.enumerated() where cached[index] == nil {
                 group.addTask {
                     do {
-                        return (index, .success(try await self.scan(uri)))
+                        return (index, .success(try await self.read(uri)))
                     } catch let failure as PlaybackFailure {
                         return (index, .failure(failure))
                     } catch {
@@ -60,7 +83,6 @@ public final class MetadataScanner: Sendable {
                     }
                 }
             }
-            var results = [Result<ScannedTrack, PlaybackFailure>?](repeating: nil, count: uris.count)
             for await (index, result) in group { results[index] = result }
             return results.map { $0! }
         }
@@ -79,6 +101,33 @@ public final class MetadataScanner: Sendable {
         }
         for job in abandoned { job.continuation.resume(throwing: Self.shutDownFailure(job.uri)) }
         _ = running.wait(timeout: .now() + .nanoseconds(Int(timeoutNanoseconds)) + .seconds(1))
+        // What was read before the stop is worth keeping for the next start.
+        cache?.flush()
+    }
+
+    /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
+    /// hit whose stored art file is gone counts as a miss, so the art is written again.
+    private func cachedTracks(_ uris: [String]) -> [ScannedTrack?] {
+        guard let cache else { return Array(repeating: nil, count: uris.count) }
+        var positions: [Int] = []
+        var identities: [FileIdentity] = []
+        for (index, uri) in uris.enumerated() {
+            guard let path = LocalFileReader.localPath(of: uri), let identity = FileIdentity.current(path: path) else {
+                continue
+            }
+            positions.append(index)
+            identities.append(identity)
+        }
+        var tracks = [ScannedTrack?](repeating: nil, count: uris.count)
+        guard !identities.isEmpty else { return tracks }
+        for (position, found) in zip(positions, cache.lookup(identities)) {
+            guard var track = found, ArtCache.stillExists(track.metadata.artURI) else { continue }
+            track.uri = uris[position]
+            tracks[position] = track
+        }
+        let hits = tracks.count { $0 != nil }
+        counts.withLock { $0.cacheHits += hits }
+        return tracks
     }
 
     /// Whether ``shutdown()`` was called: results since then say nothing about the files.
@@ -107,17 +156,42 @@ public final class MetadataScanner: Sendable {
         thread.start()
     }
 
-    /// One worker: a discoverer reused for every job it takes, until the queue is empty.
+    /// One worker: a reader (and its discoverer) reused for every job it takes, until the queue
+    /// is empty. The last worker out flushes the cache's pending writes.
     private func work() {
-        let discoverer = Discoverer(timeoutNanoseconds: timeoutNanoseconds, tagReader: tagReader)
+        let reader = LocalFileReader(
+            source: source, artCache: artCache, folderArt: folderArt, timeoutNanoseconds: timeoutNanoseconds)
+        var isLast = false
         while let job = queue.withLock({ queue -> Job? in
             if queue.jobs.isEmpty {
                 queue.workers -= 1
+                isLast = queue.workers == 0
                 return nil
             }
             return queue.jobs.removeFirst()
         }) {
-            job.continuation.resume(with: Result { try discoverer.scan(job.uri) })
+            job.continuation.resume(with: Result { try read(job.uri, with: reader) })
+        }
+        if isLast { cache?.flush() }
+    }
+
+    private func read(_ uri: String, with reader: LocalFileReader) throws -> ScannedTrack {
+        let outcome: LocalFileReader.Outcome
+        do {
+            outcome = try reader.read(uri)
+        } catch {
+            counts.withLock { $0.failures += 1 }
+            throw error
+        }
+        switch outcome {
+        case .tagLib(let track, let identity):
+            counts.withLock { $0.tagLibReads += 1 }
+            if let identity { cache?.store(track, for: identity) }
+            return track
+        case .gstreamer(let track, let identity):
+            counts.withLock { $0.gstreamerReads += 1 }
+            if let identity { cache?.store(track, for: identity) }
+            return track
         }
     }
 }

@@ -20,6 +20,7 @@ extension MediaResolver {
             }
             start += batch.count
         }
+        Self.logger.debug("read the tags of \(paths.count) folder files to order them; the scanner so far: \(scanner.tally)")
         return tags
     }
 

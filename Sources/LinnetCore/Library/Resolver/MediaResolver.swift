@@ -54,7 +54,7 @@ public struct MediaResolver: Sendable {
     /// The caps in force.
     public var limits: Limits
     let scanner: MetadataScanner?
-    private static let logger = Logger(label: "linnet.library")
+    static let logger = Logger(label: "linnet.library")
 
     /// A resolver ordering folders with tags read by `scanner`; with no scanner, folders are in
     /// natural name order only.

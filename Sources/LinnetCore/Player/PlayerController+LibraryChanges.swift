@@ -1,0 +1,91 @@
+import LibraryFormats
+import Playback
+import PlayerCore
+
+extension PlayerController {
+    /// Hooks the folder watcher up: written files are read again (their new modification time
+    /// misses the cache, so the scanner reads and stores them) and queued entries of them get
+    /// the new tags; removed files leave the cache (a queued entry of one stays, and fails with
+    /// the usual reason when it is reached, since a tagger may delete and write a file anew);
+    /// a cover file added or removed has that folder's queued tracks read again (cached rows hold
+    /// the folder art they were read with); new subfolders are watched too.
+    func watchLibraryChanges() {
+        let logger = self.logger
+        folderWatcher.setHandlers(
+            onChange: { [weak self] changes in self?.libraryChanged(changes) },
+            onProblem: { problem in logger.notice("\(problem)") })
+    }
+
+    private func libraryChanged(_ changes: FolderChanges) {
+        if !changes.removed.isEmpty { configuration.scanCache?.forget(Array(changes.removed)) }
+        if !changes.newFolders.isEmpty { folderWatcher.watch(changes.newFolders) }
+        let written = changes.written.filter(MediaResolver.isAudioFile(path:)).map(FileURI.uri(forPath:))
+        let coverFolders = Set(changes.written.union(changes.removed).filter(Self.isCoverFile).map(Self.folder(of:)))
+        guard !written.isEmpty || !coverFolders.isEmpty else { return }
+        if !coverFolders.isEmpty { scanner.folderArtChanged() }
+        Task.detached { [weak self] in
+            guard let self else { return }
+            var uris = Set(written)
+            if !coverFolders.isEmpty {
+                // Cached tracks carry the folder art they were read with: read that folder's again.
+                let owner = self.owner
+                let queued = (try? await owner.loop.run { owner.value.machine.queue.entries.map(\.uri) }) ?? []
+                let stale = queued.filter { uri in
+                    FileURI.path(fromURI: uri).map { coverFolders.contains(Self.folder(of: $0)) } ?? false
+                }
+                self.configuration.scanCache?.forget(stale.compactMap(FileURI.path(fromURI:)))
+                uris.formUnion(stale)
+            }
+            let ordered = uris.sorted()
+            guard !ordered.isEmpty else { return }
+            self.logger.debug("files changed in a watched folder: \(ordered.count) to read again")
+            let results = await self.scanner.scan(ordered)
+            guard !self.scanner.isShutDown else { return }
+            var outcomes: [String: ScanOutcome] = [:]
+            for (uri, result) in zip(ordered, results) {
+                outcomes[uri] = switch result {
+                case .success(let track):
+                    .read(TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) },
+                          sidecarLyrics: SidecarLyrics.text(forTrack: uri))
+                case .failure(let failure): .unreadable(failure.message)
+                }
+            }
+            let owner = self.owner
+            owner.loop.perform { [outcomes] in
+                for entry in owner.value.machine.queue.entries {
+                    guard let outcome = outcomes[entry.uri] else { continue }
+                    _ = owner.value.send(.scanned(entryID: entry.id, outcome))
+                }
+            }
+        }
+    }
+
+    /// Watches the folders holding the local files among `uris`, working it out off the caller's
+    /// thread (the loop, for a scan effect): a large queue means many paths to decode.
+    func watchFolders(of uris: [String]) {
+        let watcher = folderWatcher
+        let logger = self.logger
+        Task.detached {
+            // Folders first, decoded once each: a queue is thousands of files in a few folders.
+            let folderURIs = Set(uris.lazy.filter { $0.hasPrefix("file:") }.compactMap { uri in
+                uri.lastIndex(of: "/").map { String(uri[..<$0]) }
+            })
+            let added = watcher.watch(Set(folderURIs.compactMap { FileURI.path(fromURI: $0) }))
+            if added > 0 { logger.debug("watching \(added) more folders for changes") }
+        }
+    }
+
+    /// Whether `path` is a cover file ``ArtCache/folderArt(nextTo:)`` would pick.
+    static func isCoverFile(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        return ["cover", "folder", "front"].contains { stem in
+            ["jpg", "jpeg", "png"].contains { name == "\(stem).\($0)" }
+        }
+    }
+
+    /// The folder holding the file at `path`.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+}
