@@ -16,8 +16,16 @@ struct Daemon {
         case quitRequested
         case signal(Int32)
         case busLost
+        /// Nothing to play could be found after appearing (66: nothing playable given).
+        case startFailed(Int32)
 
-        var status: Int32 { if case .busLost = self { 70 } else { 0 } }
+        var status: Int32 {
+            switch self {
+            case .busLost: 70
+            case .startFailed(let status): status
+            case .quitRequested, .signal: 0
+            }
+        }
     }
 
     let options: Play
@@ -69,7 +77,6 @@ struct Daemon {
         configuration.volume = options.volume
         configuration.desktop = options.desktop.behaviour
 
-        let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.live(connection: connection, settings: options.desktop.settings, logger: logger)
         let controller = PlayerController(
@@ -85,9 +92,11 @@ struct Daemon {
             if event == .disconnected { ending.finish(.busLost) }
         }
 
+        // The name first, with an empty player: what to play (arguments, folders, the saved
+        // session) is resolved after, and the queue, Metadata and status appear together.
         let busName: BusName
         do {
-            busName = try controller.start(session: session, items: items, autoplay: autoplay)
+            busName = try controller.appear()
         } catch {
             FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
             clock.shutdown()
@@ -95,16 +104,35 @@ struct Daemon {
             application?.close()
             return 69
         }
-        application?.serve(controller)
-        do {
-            try clock.start()
-        } catch {
-            logger.error("alarms are unavailable: \(error)")
-        }
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        let claimedApplication = application
+        let starting = Task {
+            do {
+                let (session, items, autoplay) = try await chooseWhatToPlay(
+                    configuration, resume: !state.scratch, scanner: controller.scanner)
+                controller.begin(session: session, items: items, autoplay: autoplay)
+            } catch let exit as ExitCode {
+                ending.finish(.startFailed(exit.rawValue))
+                return
+            } catch {
+                FileHandle.standardError.write(Data("linnet: \(error)\n".utf8))
+                ending.finish(.startFailed(1))
+                return
+            }
+            // Files handed over meanwhile (a second `linnet FILES`) waited for this, so they
+            // replace or follow what this launch was given, in the order they came.
+            claimedApplication?.serve(controller)
+            do {
+                try clock.start()
+            } catch {
+                logger.error("alarms are unavailable: \(error)")
+            }
+        }
 
         let reason = await ending.wait()
         application?.close()
+        // A quit while still resolving (a large folder's tags) does not wait for it.
+        starting.cancel()
         signals?.cancel()
         switch reason {
         case .busLost:
@@ -113,6 +141,8 @@ struct Daemon {
             logger.notice("received signal \(number); saving the session and exiting")
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
+        case .startFailed:
+            break
         }
         // Each step's time goes to the debug log: a slow exit on someone's desktop says where.
         let stopping = ContinuousClock.now
@@ -153,11 +183,11 @@ struct Daemon {
     }
 
     /// The saved session, or fresh items from the command line, the music folder or the demo.
-    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool) async throws
+    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool, scanner: MetadataScanner) async throws
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
-        let resolver = MediaResolver(scanner: MetadataScanner(maxConcurrentScans: 2))
+        let resolver = MediaResolver(scanner: scanner)
         let cwd = FileManager.default.currentDirectoryPath
         if !options.inputs.isEmpty {
             let resolved = await resolver.resolve(options.inputs, workingDirectory: cwd, home: directories.home)
