@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One alarm: when, how it sounds, and where it is in its life.
 public struct Alarm: Codable, Sendable, Hashable, Identifiable {

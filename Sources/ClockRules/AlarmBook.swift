@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// All alarms and the rules for their lives, as a value: every mutation takes `now` and returns
 /// the actions an effectful owner carries out. Persisted as is.
@@ -79,7 +79,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
                 exceedsLimit: true)
         }
         lastID &+= 1
-        let label = options.label.trimmingCharacters(in: .whitespacesAndNewlines)
+        let label = options.label.trimmingWhitespace
         let alarm = Alarm(
             id: lastID, label: label.isEmpty ? "Alarm" : label, sound: options.sound, time: time,
             repeatRule: options.repeatRule, ramp: options.ramp, snooze: options.snooze, nextFire: fire)

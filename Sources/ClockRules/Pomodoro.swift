@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A Pomodoro session as a state machine: `cycles` focus blocks with short breaks between them
 /// and a long break after the last, then it ends. Times are monotonic seconds (any origin).

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// "Pause the music in N minutes, fading out over the last F seconds", as a value. Times are
 /// monotonic seconds (any origin): a sleep timer measures elapsed time, not the wall clock.

@@ -2,7 +2,8 @@ import DesktopClients
 import ArgumentParser
 import DBus
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import LinnetCore
 import Logging
 import Playback
@@ -43,15 +44,15 @@ struct Daemon {
         do {
             connection = try DBusConnection(bus: .session)
         } catch {
-            FileHandle.standardError.write(Data("""
+            StandardError.write("""
                 linnet: cannot reach the session bus (\(error.message))
                 Run linnet inside a desktop session, or start one with: dbus-run-session -- linnet
 
-                """.utf8))
+                """)
             return 69
         }
         if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
-            FileHandle.standardError.write(Data("linnet: \(problem)\n".utf8))
+            StandardError.write("linnet: \(problem)\n")
             return 69
         }
 
@@ -98,7 +99,7 @@ struct Daemon {
         do {
             busName = try controller.appear()
         } catch {
-            FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+            StandardError.write("linnet: cannot appear on the bus: \(error)\n")
             clock.shutdown()
             engine.shutdown()
             application?.close()
@@ -115,7 +116,7 @@ struct Daemon {
                 ending.finish(.startFailed(exit.rawValue))
                 return
             } catch {
-                FileHandle.standardError.write(Data("linnet: \(error)\n".utf8))
+                StandardError.write("linnet: \(error)\n")
                 ending.finish(.startFailed(1))
                 return
             }
@@ -193,7 +194,7 @@ struct Daemon {
             let resolved = await resolver.resolve(options.inputs, workingDirectory: cwd, home: directories.home)
             report(resolved.rejections)
             guard !resolved.items.isEmpty else {
-                FileHandle.standardError.write(Data("linnet: nothing playable in what was given\n".utf8))
+                StandardError.write("linnet: nothing playable in what was given\n")
                 throw ExitCode(66)
             }
             return (nil, resolved.items, autoplay)
@@ -226,7 +227,8 @@ struct Daemon {
 
     private static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) ms"
     }
 
     private func report(_ rejections: [Rejection]) {

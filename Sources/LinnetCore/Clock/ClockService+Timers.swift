@@ -1,7 +1,7 @@
 import DesktopClients
 public import ClockRules
 import EventLoop
-public import Foundation
+public import FoundationEssentials
 import PlayerCore
 
 /// The sleep timer and the Pomodoro.

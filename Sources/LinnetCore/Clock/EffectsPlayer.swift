@@ -1,5 +1,5 @@
 public import EventLoop
-public import Foundation
+public import FoundationEssentials
 public import Playback
 import Synchronization
 

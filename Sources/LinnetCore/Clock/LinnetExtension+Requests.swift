@@ -1,6 +1,6 @@
 import ClockRules
 import DBus
-import Foundation
+import FoundationEssentials
 import LibraryFormats
 
 /// Reading the requests' option maps and writing the replies.

@@ -1,7 +1,7 @@
 public import DesktopClients
 import ClockRules
 public import DBus
-import Foundation
+import FoundationEssentials
 import MPRIS
 
 /// `io.linnet.Linnet1`: linnet's own interface next to MPRIS on `/org/mpris/MediaPlayer2`, for

@@ -2,7 +2,7 @@ public import DesktopClients
 import ClockRules
 public import DBus
 public import EventLoop
-import Foundation
+import FoundationEssentials
 import Logging
 public import MPRIS
 public import Playback

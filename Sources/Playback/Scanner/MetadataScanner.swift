@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import EventLoop
+import FoundationEssentials
 import Synchronization
 
 /// Reads tags and durations of files before they play (GStreamer's discoverer), so a queue can
