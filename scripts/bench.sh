@@ -140,6 +140,7 @@ if (( queue_tracks > 0 )); then
   stop_bus
 fi
 
+Benchmarks/startup/run.sh "$linnet"  # launch → bus name (1 file, a 10 000-file folder) and RSS playing, vs mpv and the C reference
 mkdir -p "$(dirname "$out")"
 title="MPRIS benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $rounds rounds ($calls calls, $reps reps, ${cpu_seconds}s CPU windows, ${throughput_seconds}s throughput)"
 "$driver" report --players "$players" --out "$out" --title "$title" "$results"
