@@ -65,6 +65,11 @@ public final class PlayerController: Sendable {
         var state = MPRISState(identity: "Linnet", desktopEntry: DesktopApplication.busName.rawValue)
         state.root.canQuit = true
         state.root.canRaise = false
+        // Until the machine starts (linnet is on the bus before it knows what to play), Play
+        // and PlayPause are accepted and held for the queue that follows: the call that
+        // D-Bus-activated linnet, or a media key, must not be dropped for CanPlay false.
+        state.player.canPlay = true
+        state.player.canPause = true
         state.player.minimumRate = 0.25
         state.player.maximumRate = 4
         state.trackList.canEditTracks = true
