@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import Timekeeping
 
 /// All alarms and the rules for their lives, as a value: every mutation takes `now` and returns
@@ -80,7 +80,7 @@ public struct AlarmBook: Codable, Sendable, Hashable {
                 exceedsLimit: true)
         }
         lastID &+= 1
-        let label = options.label.trimmingCharacters(in: .whitespacesAndNewlines)
+        let label = options.label.trimmingWhitespace
         let alarm = Alarm(
             id: lastID, label: label.isEmpty ? "Alarm" : label, sound: options.sound, time: time,
             repeatRule: options.repeatRule, ramp: options.ramp, snooze: options.snooze, nextFire: fire)

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import Timekeeping
 
 /// A time of day on the wall clock, as the user means it (`07:30` is half past seven local time
@@ -24,7 +24,7 @@ public struct WallClockTime: Codable, Sendable, Hashable, CustomStringConvertibl
 
     /// `07:30` or `07:30:15`.
     public var description: String {
-        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+        hour.padded(2) + ":" + minute.padded(2) + (second == 0 ? "" : ":" + second.padded(2))
     }
 }
 
@@ -45,7 +45,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
     /// `2026-11-22 07:30:00`, `2026-11-22T07:30Z` or `…+01:00`. Relative times count from
     /// `now`; an ISO date-time without an offset is local time in `timeZone`.
     public static func parse(_ text: String, now: WallInstant, timeZone: TimeZone) throws(ParseError) -> AlarmTime {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace
         if trimmed.hasPrefix("+") {
             do {
                 return .instant(now + (try ClockDuration.parse(String(trimmed.dropFirst()))))
@@ -60,7 +60,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
 
     /// `H[:MM[:SS]]` with an optional `am`/`pm` (a bare hour needs am/pm).
     public static func parseTimeOfDay(_ text: String) -> WallClockTime? {
-        var body = text.lowercased().replacingOccurrences(of: " ", with: "")
+        var body = text.lowercased().replacing(" ", with: "")
         var meridiem: String?
         for suffix in ["am", "pm", "a", "p"] where body.hasSuffix(suffix) {
             meridiem = String(suffix.prefix(1))
@@ -97,7 +97,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
             offset = 0
             rest.removeLast()
         } else if let sign = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let zone = rest[rest.index(after: sign)...].replacingOccurrences(of: ":", with: "")
+            let zone = rest[rest.index(after: sign)...].replacing(":", with: "")
             guard zone.count == 4 || zone.count == 2, let value = Int(zone) else { throw invalid }
             let minutes = zone.count == 4 ? (value / 100) * 60 + value % 100 : value * 60
             offset = (rest[sign] == "-" ? -1 : 1) * minutes * 60

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Durations as people type them: `25m`, `90s`, `1h30m`, `1.5s`, `2h`, or a bare number of
 /// seconds. Used by the CLI and checked again by the daemon.
@@ -16,7 +16,7 @@ public enum ClockDuration {
     /// seconds. Negative durations are rejected, and zero unless `allowZero` (a ramp or fade of
     /// nothing is fine, a timer of nothing is not).
     public static func parse(_ text: String, allowZero: Bool = false) throws(ParseError) -> Duration {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace.lowercased()
         guard !trimmed.isEmpty else { throw ParseError(description: "empty duration") }
         if let seconds = Double(trimmed) {
             return try checked(seconds, text, allowZero: allowZero)
@@ -71,6 +71,6 @@ public enum ClockDuration {
     public static func clock(_ span: Duration) -> String {
         let whole = max(0, Int(span.inSeconds.rounded(.up)))
         let (h, m, s) = (whole / 3600, (whole % 3600) / 60, whole % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        return h > 0 ? "\(h):" + m.padded(2) + ":" + s.padded(2) : "\(m):" + s.padded(2)
     }
 }

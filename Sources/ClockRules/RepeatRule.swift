@@ -34,7 +34,7 @@ public struct RepeatRule: Codable, Sendable, Hashable, CustomStringConvertible {
     /// `once`/empty, `daily`, `weekdays`, `weekends`, or a comma-separated list of day names
     /// (`MON,TUE`, `mon,friday`; case and the full name do not matter).
     public static func parse(_ text: String) throws(ParseError) -> RepeatRule {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingWhitespace.lowercased()
         switch trimmed {
         case "", "once", "never", "none": return .once
         case "daily", "everyday", "every day": return .daily
@@ -44,7 +44,7 @@ public struct RepeatRule: Codable, Sendable, Hashable, CustomStringConvertible {
         }
         var days: Set<Int> = []
         for part in trimmed.split(separator: ",") {
-            let name = part.trimmingCharacters(in: .whitespaces).uppercased()
+            let name = part.trimmingWhitespace.uppercased()
             guard name.count >= 3, let index = names.firstIndex(of: String(name.prefix(3))),
                 Self.fullNames[index].hasPrefix(name)
             else {

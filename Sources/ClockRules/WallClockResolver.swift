@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import Timekeeping
 
 /// A day of the proleptic Gregorian calendar, counted in "naive" seconds: the local wall-clock
@@ -111,10 +111,10 @@ public struct WallClockResolver: Sendable {
         let day = CivilDay(daysSinceEpoch: Int((local / 86_400).rounded(.down)))
         let today = CivilDay(daysSinceEpoch: Int((naive(now) / 86_400).rounded(.down)))
         let seconds = Int(local - day.naiveSeconds)
-        let time = String(format: "%02d:%02d", seconds / 3600, (seconds % 3600) / 60)
-            + (seconds % 60 == 0 ? "" : String(format: ":%02d", seconds % 60))
+        let time = (seconds / 3600).padded(2) + ":" + ((seconds % 3600) / 60).padded(2)
+            + (seconds % 60 == 0 ? "" : ":" + (seconds % 60).padded(2))
         if day == today { return time }
-        return String(format: "%04d-%02d-%02d ", day.year, day.month, day.day) + time
+        return day.year.padded(4) + "-" + day.month.padded(2) + "-" + day.day.padded(2) + " " + time
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the desktop services behave: the focus policy toward other players, how far to duck
 /// them, how long to wait before giving back focus, notifications, the inhibitor's release delay

@@ -1,5 +1,6 @@
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// The focus coordinator's state and decisions, one command at a time. Only `run` drives it, so
@@ -26,7 +27,11 @@ actor FocusWorker {
         }
 
         /// A volume as people read it: 0.16, not the 0.16000000000000003 the product gives.
-        static func level(_ volume: Double) -> String { String(format: "%.3g", volume) }
+        static func level(_ volume: Double) -> String {
+            var text = [CChar](repeating: 0, count: 32)
+            _ = withVaList([volume]) { vsnprintf(&text, text.count, "%.3g", $0) }
+            return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
     }
 
     /// linnet gave way to `player`; it resumes if that player stops before the window ends.

@@ -1,5 +1,5 @@
 internal import CGLib
-import Foundation
+import Dispatch
 import Synchronization
 
 /// One GLib main loop running on a dedicated thread.

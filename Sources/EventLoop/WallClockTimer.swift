@@ -1,5 +1,6 @@
 internal import CGLib
-public import Foundation
+public import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A one-shot timer on the wall clock (`CLOCK_REALTIME`), delivered on an ``EventLoop``.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBus
-import Foundation
+import FoundationEssentials
 import LinnetCore
 
 /// `linnet action NAME`: a desktop action (`[Desktop Action …]` in the desktop file) for
@@ -37,7 +37,7 @@ struct ActionCommand: AsyncParsableCommand {
             case .serviceUnknown, .nameHasNoOwner:
                 LinnetClient.fail("linnet is not running and cannot be started by D-Bus activation (is it installed?)")
             default:
-                FileHandle.standardError.write(Data("linnet: \(error.message) (\(error.name.rawValue))\n".utf8))
+                StandardError.write("linnet: \(error.message) (\(error.name.rawValue))\n")
                 throw ExitCode(1)
             }
         }

@@ -1,7 +1,7 @@
 import ClockRules
 import ArgumentParser
 import DBus
-import Foundation
+import FoundationEssentials
 import LinnetCore
 import MPRIS
 import Timekeeping
@@ -38,7 +38,7 @@ struct AlarmCommand: AsyncParsableCommand {
         if let snooze { options.append(("snooze", .double(try parseDuration(snooze)))) }
         let reply = try await client.call("AddAlarm", [.string(time), .stringVariantDictionary(options)])
         guard case .uint32(let id)? = reply.first, case .int64(let fire)? = reply.last else { return }
-        let when = WallClockResolver(timeZone: .current).describe(WallInstant(secondsSinceEpoch: Double(fire)), relativeTo: WallInstant(Date()))
+        let when = WallClockResolver(timeZone: LocalTimeZone.current).describe(WallInstant(secondsSinceEpoch: Double(fire)), relativeTo: WallInstant(Date()))
         print("alarm \(id) set for \(when)")
     }
 }

@@ -1,7 +1,7 @@
 import DesktopClients
 import ClockRules
 import DBus
-import Foundation
+import FoundationEssentials
 import LinnetCore
 import Logging
 import Playback

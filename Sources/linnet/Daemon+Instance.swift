@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import LinnetCore
 
 extension Daemon {
@@ -20,7 +20,7 @@ extension Daemon {
             do {
                 if case .claimed = try application.claim() { return .claimed(application) }
             } catch {
-                FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+                StandardError.write("linnet: cannot appear on the bus: \(error)\n")
                 return .handedOver(69)
             }
             let handOff = HandOff(connection: connection, inputs: options.inputs, enqueue: options.enqueue)
@@ -29,7 +29,7 @@ extension Daemon {
             // A quitting linnet releases the name after its final save: give it a moment.
             try? await Task.sleep(for: .milliseconds(25 * attempt))
         }
-        FileHandle.standardError.write(Data("linnet: another linnet holds \(DesktopApplication.busName) but does not answer\n".utf8))
+        StandardError.write("linnet: another linnet holds \(DesktopApplication.busName) but does not answer\n")
         return .handedOver(69)
     }
 

@@ -2,8 +2,9 @@ import DesktopClients
 import ArgumentParser
 import DBus
 import EventLoop
-import Foundation
+import FoundationEssentials
 import LibraryCache
+import Glibc
 import LinnetCore
 import Logging
 import Playback
@@ -17,8 +18,16 @@ struct Daemon {
         case quitRequested
         case signal(Int32)
         case busLost
+        /// Nothing to play could be found after appearing (66: nothing playable given).
+        case startFailed(Int32)
 
-        var status: Int32 { if case .busLost = self { 70 } else { 0 } }
+        var status: Int32 {
+            switch self {
+            case .busLost: 70
+            case .startFailed(let status): status
+            case .quitRequested, .signal: 0
+            }
+        }
     }
 
     let options: Play
@@ -36,15 +45,15 @@ struct Daemon {
         do {
             connection = try DBusConnection(bus: .session)
         } catch {
-            FileHandle.standardError.write(Data("""
+            StandardError.write("""
                 linnet: cannot reach the session bus (\(error.message))
                 Run linnet inside a desktop session, or start one with: dbus-run-session -- linnet
 
-                """.utf8))
+                """)
             return 69
         }
         if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
-            FileHandle.standardError.write(Data("linnet: \(problem)\n".utf8))
+            StandardError.write("linnet: \(problem)\n")
             return 69
         }
 
@@ -73,7 +82,6 @@ struct Daemon {
         // The former reader, kept reachable for `make bench` to measure the two in one run.
         if ProcessInfo.processInfo.environment["LINNET_TAG_READER"] == "gstreamer" { configuration.tagSource = .gstreamerOnly }
 
-        let (session, items, autoplay) = try await chooseWhatToPlay(configuration, resume: !state.scratch)
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.live(
             connection: connection, settings: options.desktop.settings, logger: logger,
@@ -92,26 +100,47 @@ struct Daemon {
             if event == .disconnected { ending.finish(.busLost) }
         }
 
+        // The name first, with an empty player: what to play (arguments, folders, the saved
+        // session) is resolved after, and the queue, Metadata and status appear together.
         let busName: BusName
         do {
-            busName = try controller.start(session: session, items: items, autoplay: autoplay)
+            busName = try controller.appear()
         } catch {
-            FileHandle.standardError.write(Data("linnet: cannot appear on the bus: \(error)\n".utf8))
+            StandardError.write("linnet: cannot appear on the bus: \(error)\n")
             clock.shutdown()
             engine.shutdown()
             application?.close()
             return 69
         }
-        application?.serve(controller)
-        do {
-            try clock.start()
-        } catch {
-            logger.error("alarms are unavailable: \(error)")
-        }
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        let claimedApplication = application
+        let starting = Task { [configuration] in
+            do {
+                let (session, items, autoplay) = try await chooseWhatToPlay(
+                    configuration, resume: !state.scratch, scanner: controller.scanner)
+                controller.begin(session: session, items: items, autoplay: autoplay)
+            } catch let exit as ExitCode {
+                ending.finish(.startFailed(exit.rawValue))
+                return
+            } catch {
+                StandardError.write("linnet: \(error)\n")
+                ending.finish(.startFailed(1))
+                return
+            }
+            // Files handed over meanwhile (a second `linnet FILES`) waited for this, so they
+            // replace or follow what this launch was given, in the order they came.
+            claimedApplication?.serve(controller)
+            do {
+                try clock.start()
+            } catch {
+                logger.error("alarms are unavailable: \(error)")
+            }
+        }
 
         let reason = await ending.wait()
         application?.close()
+        // A quit while still resolving (a large folder's tags) does not wait for it.
+        starting.cancel()
         signals?.cancel()
         switch reason {
         case .busLost:
@@ -120,6 +149,8 @@ struct Daemon {
             logger.notice("received signal \(number); saving the session and exiting")
         case .quitRequested:
             logger.notice("asked to quit; saving the session and exiting")
+        case .startFailed:
+            break
         }
         // Each step's time goes to the debug log: a slow exit on someone's desktop says where.
         let stopping = ContinuousClock.now
@@ -162,18 +193,17 @@ struct Daemon {
     }
 
     /// The saved session, or fresh items from the command line, the music folder or the demo.
-    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool) async throws
+    private func chooseWhatToPlay(_ configuration: PlayerConfiguration, resume: Bool, scanner: MetadataScanner) async throws
         -> (SavedSession?, [PlayableItem], Bool)
     {
         let autoplay = !options.paused
-        let resolver = MediaResolver(scanner: MetadataScanner(
-            maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource))
+        let resolver = MediaResolver(scanner: scanner)
         let cwd = FileManager.default.currentDirectoryPath
         if !options.inputs.isEmpty {
             let resolved = await resolver.resolve(options.inputs, workingDirectory: cwd, home: directories.home)
             report(resolved.rejections)
             guard !resolved.items.isEmpty else {
-                FileHandle.standardError.write(Data("linnet: nothing playable in what was given\n".utf8))
+                StandardError.write("linnet: nothing playable in what was given\n")
                 throw ExitCode(66)
             }
             return (nil, resolved.items, autoplay)
@@ -206,7 +236,8 @@ struct Daemon {
 
     private static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) ms"
     }
 
     private func report(_ rejections: [Rejection]) {

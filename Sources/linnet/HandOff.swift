@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import LibraryFormats
 import LinnetCore
 import MPRIS
@@ -52,10 +52,10 @@ struct HandOff {
             case .serviceUnknown, .nameHasNoOwner, .noReply, .unknownObject, .unknownMethod, DesktopApplication.quittingError:
                 return .ownerGone
             case .invalidArgs:
-                FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
+                StandardError.write("linnet: \(error.message)\n")
                 return .finished(66)
             default:
-                FileHandle.standardError.write(Data("linnet: the running linnet refused: \(error.message) (\(error.name.rawValue))\n".utf8))
+                StandardError.write("linnet: the running linnet refused: \(error.message) (\(error.name.rawValue))\n")
                 return .finished(1)
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LinnetCore
 
 /// Which linnet this process is, and so which bus names it takes and where it keeps its state.

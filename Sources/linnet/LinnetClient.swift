@@ -1,7 +1,8 @@
 import ClockRules
 import ArgumentParser
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import LinnetCore
 import MPRIS
 
@@ -62,17 +63,17 @@ struct LinnetClient {
         case .serviceUnknown, .nameHasNoOwner:
             Self.fail("linnet is not running (nothing owns \(destination.rawValue) on the session bus); start it with `linnet`")
         case .invalidArgs:
-            FileHandle.standardError.write(Data("linnet: \(error.message)\n".utf8))
+            StandardError.write("linnet: \(error.message)\n")
             return ExitCode(refusalStatus)
         default:
-            FileHandle.standardError.write(Data("linnet: \(error.message) (\(error.name.rawValue))\n".utf8))
+            StandardError.write("linnet: \(error.message) (\(error.name.rawValue))\n")
             return ExitCode(1)
         }
     }
 
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("linnet: \(message)\n".utf8))
-        Foundation.exit(69)
+        StandardError.write("linnet: \(message)\n")
+        Glibc.exit(69)
     }
 }
 

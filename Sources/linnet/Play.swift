@@ -1,7 +1,7 @@
 import ClockRules
 import ArgumentParser
 import DBus
-import Foundation
+import FoundationEssentials
 import LinnetCore
 import PlayerCore
 import Logging

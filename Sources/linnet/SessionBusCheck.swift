@@ -1,5 +1,7 @@
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
+import LibraryFormats
 
 /// linnet serves only on its user's own session bus. On the system bus the policy would refuse
 /// it a name anyway; this check does not rely on that: it refuses, before anything is exported,
@@ -31,7 +33,7 @@ enum SessionBusCheck {
             guard let colon = entry.firstIndex(of: ":"), entry[..<colon] == "unix" else { continue }
             for pair in entry[entry.index(after: colon)...].split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let value = parts[1].removingPercentEncoding else { continue }
+                guard parts.count == 2, let value = FileURI.percentDecoded(parts[1]) else { continue }
                 switch parts[0] {
                 case "path": sockets.insert("path:" + (realpath(value) ?? value))
                 case "abstract": sockets.insert("abstract:" + value)

@@ -1,5 +1,6 @@
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns SIGTERM, SIGINT and SIGHUP into a callback on the loop thread. The signal handler only
 /// writes a byte to a pipe (all a handler may safely do); the loop watches the pipe.

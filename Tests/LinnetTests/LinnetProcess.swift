@@ -92,7 +92,7 @@ final class LinnetWorld: @unchecked Sendable {
     var sessionFile: URL { home.appendingPathComponent("state/linnet/session.json") }
 
     /// Starts linnet with `arguments` (a null sink that plays in real time unless given) and
-    /// waits until it owns its bus name.
+    /// waits until it owns its bus name and has published what it plays.
     func start(_ arguments: [String], sink: String = "fakesink sync=true", waitForName: Bool = true) async throws {
         let linnetArguments = ["--audio-sink", sink, "--log-level", "debug"] + arguments
         let command = launcher + [Self.binary.path] + linnetArguments
@@ -107,7 +107,26 @@ final class LinnetWorld: @unchecked Sendable {
             closeOutput: outputPipe == nil)
         ChildProcessRegistry.record(pid: process.processIdentifier, description: "linnet")
         self.process = process
-        if waitForName { try await waitForOwner() }
+        if waitForName {
+            try await waitForOwner()
+            try await waitForQueue()
+        }
+    }
+
+    /// Waits until linnet's queue is published. linnet takes its name with an empty player and
+    /// fills it in once what it was given (files, folders, the saved session) is resolved; it
+    /// always has something to play then, or exits.
+    func waitForQueue(timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout.scaledForSanitizers
+        while true {
+            if case .array(_, let tracks)? = try? await proxy(MPRISNames.trackList).property("Tracks"), !tracks.isEmpty {
+                return
+            }
+            guard ContinuousClock.now < deadline, process?.isRunning == true else {
+                throw TestSupportError("linnet published no queue; log:\n\(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Waits until linnet's bus name has an owner.

@@ -44,7 +44,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     /// Match-rule quoting: a single quote cannot appear inside quotes, so it is closed, escaped
     /// and reopened.
     private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "'", with: "'\\''")
+        value.replacing("'", with: "'\\''")
     }
 
     /// Whether `signal` satisfies every field but the sender (checked by the caller, which knows

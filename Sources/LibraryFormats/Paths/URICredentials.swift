@@ -24,7 +24,7 @@ public enum URICredentials {
         guard text.contains("@"), text.contains("://") else { return text }
         var result = Substring()
         var rest = Substring(text)
-        while let marker = rest.range(of: "://") {
+        while let marker = rest.firstRange(of: "://") {
             result += rest[..<marker.upperBound]
             rest = rest[marker.upperBound...]
             let authorityEnd = rest.firstIndex(where: isAuthorityEnd) ?? rest.endIndex
@@ -41,7 +41,7 @@ public enum URICredentials {
         // Credentials end in "@": without one (nearly every URI) a byte scan settles it, before
         // any Character-level parsing. Every published track's URI passes through here.
         guard uri.utf8.contains(UInt8(ascii: "@")) else { return nil }
-        guard let scheme = FileURI.scheme(of: String(uri)), let marker = uri.range(of: "://"),
+        guard let scheme = FileURI.scheme(of: String(uri)), let marker = uri.firstRange(of: "://"),
               uri[..<marker.lowerBound].lowercased() == scheme else { return nil }
         let authority = uri[marker.upperBound...]
         let authorityEnd = authority.firstIndex(where: isAuthorityEnd) ?? authority.endIndex

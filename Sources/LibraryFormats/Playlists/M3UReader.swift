@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads M3U and M3U8: one location per line, `#` comments, and the extended
 /// `#EXTINF:seconds[ attributes],Artist - Title` line describing the next location.
@@ -39,7 +39,7 @@ public enum M3UReader {
         }
         guard comma < info.endIndex else { return entry }
         let display = info[info.index(after: comma)...].trimmingWhitespace()
-        if let separator = display.range(of: " - ") {
+        if let separator = display.firstRange(of: " - ") {
             entry.artist = String(display[..<separator.lowerBound])
             entry.title = String(display[separator.upperBound...])
         } else {

@@ -1,7 +1,7 @@
 import DesktopClients
 public import ClockRules
 import EventLoop
-import Foundation
+import FoundationEssentials
 import PlayerCore
 import Timekeeping
 
@@ -68,8 +68,11 @@ extension ClockService {
 
     /// Rings or reports whatever is due, then arms the next deadline.
     func processDueAlarms() {
-        let actions = withState { $0.book.fireDue(now: clock.wallNow, resolver: resolver) }
-        perform(actions)
+        // With no alarms nothing is due, and the zone (whose database costs memory) is not read.
+        if withState({ !$0.book.alarms.isEmpty }) {
+            let actions = withState { $0.book.fireDue(now: clock.wallNow, resolver: resolver) }
+            perform(actions)
+        }
         armNextDeadline()
     }
 

@@ -1,7 +1,7 @@
 import DesktopClients
 public import ClockRules
 import EventLoop
-import Foundation
+import FoundationEssentials
 import PlayerCore
 import Timekeeping
 

@@ -1,7 +1,7 @@
 public import DesktopClients
 public import ClockRules
 public import EventLoop
-public import Foundation
+public import FoundationEssentials
 import Logging
 import PlayerCore
 public import Timekeeping
@@ -15,9 +15,9 @@ public struct ClockConfiguration: Sendable {
     /// An unanswered alarm stops after this long.
     public var ringLimit: Duration = .seconds(600)
     /// The user's home, for `~` in sound and music paths.
-    public var home: String = NSHomeDirectory()
+    public var home: String = URL.homeDirectory.path
     /// The wall clock's zone; read again whenever the clock is set.
-    public var timeZone: @Sendable () -> TimeZone = { TimeZone.current }
+    public var timeZone: @Sendable () -> TimeZone = { LocalTimeZone.current }
 
     /// A configuration keeping alarms in `alarmsFile` and tones in `soundsDirectory`.
     public init(alarmsFile: URL, soundsDirectory: String) {
@@ -193,11 +193,11 @@ public final class ClockService: Sendable {
     /// The clock or the zone changed: times of day are resolved again, then whatever is due
     /// rings (or is reported) and the next deadline is armed.
     func replan(_ reason: String) {
-        // Foundation caches the zone.
-        NSTimeZone.resetSystemTimeZone()
         logger.info("\(reason); re-planning alarms")
-        let actions = withState { $0.book.rearm(now: clock.wallNow, resolver: resolver) }
-        perform(actions)
+        if withState({ !$0.book.alarms.isEmpty }) {
+            let actions = withState { $0.book.rearm(now: clock.wallNow, resolver: resolver) }
+            perform(actions)
+        }
         processDueAlarms()
     }
 

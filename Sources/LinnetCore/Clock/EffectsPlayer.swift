@@ -1,5 +1,5 @@
 public import EventLoop
-import Foundation
+import FoundationEssentials
 public import Playback
 import Synchronization
 import Timekeeping

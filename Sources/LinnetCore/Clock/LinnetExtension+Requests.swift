@@ -1,6 +1,6 @@
 import ClockRules
 import DBus
-import Foundation
+import FoundationEssentials
 import LibraryFormats
 import Timekeeping
 

@@ -1,7 +1,7 @@
 public import DesktopClients
 import ClockRules
 public import DBus
-import Foundation
+import FoundationEssentials
 import MPRIS
 import Timekeeping
 

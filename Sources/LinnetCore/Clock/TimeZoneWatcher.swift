@@ -1,5 +1,5 @@
 public import EventLoop
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Tells when the system time zone changes: `timedatectl set-timezone` (or a package update)

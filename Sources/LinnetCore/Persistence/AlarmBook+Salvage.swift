@@ -1,5 +1,5 @@
 public import ClockRules
-import Foundation
+import FoundationEssentials
 
 extension AlarmBook: RecoverableState {
     /// Every alarm in the `alarms` array of a state file that decodes on its own: a file cut

@@ -1,5 +1,5 @@
 import LibraryFormats
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

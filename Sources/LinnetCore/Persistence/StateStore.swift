@@ -1,5 +1,5 @@
 import LibraryFormats
-public import Foundation
+public import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
@@ -157,8 +157,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-            parts.tm_hour, parts.tm_min, parts.tm_sec)
+        func twoDigits(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(parts.tm_year + 1900)" + twoDigits(parts.tm_mon + 1) + twoDigits(parts.tm_mday) + "T"
+            + twoDigits(parts.tm_hour) + twoDigits(parts.tm_min) + twoDigits(parts.tm_sec) + "Z"
     }
 }

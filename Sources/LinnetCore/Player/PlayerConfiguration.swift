@@ -1,5 +1,5 @@
 public import DesktopClients
-public import Foundation
+public import FoundationEssentials
 public import Playback
 public import PlayerCore
 
@@ -21,7 +21,7 @@ public struct PlayerConfiguration: Sendable {
     /// A volume given on the command line, overriding the saved one.
     public var volume: Double?
     /// The user's home, against which relative playlist entries and `~` resolve.
-    public var home: String = NSHomeDirectory()
+    public var home: String = URL.homeDirectory.path
     /// Track notifications and what to do when the audio output goes away.
     public var desktop = PlayerDesktopBehaviour()
     /// Where scanned tags persist between starts; nil reads every file's tags each time.

@@ -2,12 +2,13 @@ public import DesktopClients
 import ClockRules
 public import DBus
 public import EventLoop
-import Foundation
+import FoundationEssentials
 import Logging
 public import MPRIS
 public import Playback
 public import PlayerCore
 import Timekeeping
+import Synchronization
 
 /// The player's one owner: it feeds every input to the ``PlayerMachine`` in arrival order and
 /// carries out the effects, on the shared loop thread.
@@ -20,9 +21,17 @@ import Timekeeping
 public final class PlayerController: Sendable {
     let owner: LoopBound<PlayerOwner>
     let engine: any PlaybackEngine
-    let scanner: MetadataScanner
     /// Watches the folders of queued local files, so edits there reach the cache and the queue.
     let folderWatcher = FolderWatcher()
+    /// Made on first use: making one initialises GStreamer, which must not delay the bus name.
+    private let scannerSlot = Mutex<MetadataScanner?>(nil)
+    /// Set once the machine has been given what to play (``begin(session:items:autoplay:)``):
+    /// until then there is nothing of the user's to save, and a save would overwrite theirs.
+    private let begun = Atomic<Bool>(false)
+    private let attached = Atomic<Bool>(false)
+    /// Set by ``shutdown()``: a start that arrives later (a folder resolved during a quit) is
+    /// dropped.
+    private let ended = Atomic<Bool>(false)
     let configuration: PlayerConfiguration
     let playlistLibrary: PlaylistLibrary
     let logger: Logger
@@ -37,7 +46,6 @@ public final class PlayerController: Sendable {
     ) {
         self.engine = engine
         self.configuration = configuration
-        scanner = MetadataScanner(maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource)
         logger = Logger(label: "linnet.player")
         playlistLibrary = PlaylistLibrary(directories: configuration.playlistDirectories)
         var settings = PlayerMachine.Settings()
@@ -61,8 +69,11 @@ public final class PlayerController: Sendable {
         var state = MPRISState(identity: "Linnet", desktopEntry: DesktopApplication.busName.rawValue)
         state.root.canQuit = true
         state.root.canRaise = false
-        state.root.supportedURISchemes = SupportedMedia.uriSchemes
-        state.root.supportedMIMETypes = SupportedMedia.mimeTypes
+        // Until the machine starts (linnet is on the bus before it knows what to play), Play
+        // and PlayPause are accepted and held for the queue that follows: the call that
+        // D-Bus-activated linnet, or a media key, must not be dropped for CanPlay false.
+        state.player.canPlay = true
+        state.player.canPause = true
         state.player.minimumRate = 0.25
         state.player.maximumRate = 4
         state.trackList.canEditTracks = true
@@ -70,36 +81,80 @@ public final class PlayerController: Sendable {
         return state
     }
 
+    /// The tag scanner, made on first use (it initialises GStreamer).
+    public var scanner: MetadataScanner {
+        scannerSlot.withLock { slot in
+            if let made = slot { return made }
+            let made = MetadataScanner(maxConcurrentScans: 2, cache: configuration.scanCache, source: configuration.tagSource)
+            slot = made
+            return made
+        }
+    }
+
     /// Loads `session` (or the fresh `items`), exports everything, takes the bus name and starts
     /// consuming engine events. Returns the bus name owned.
     @discardableResult
     public func start(session: SavedSession?, items: [PlayableItem], autoplay: Bool) throws(DBusError) -> BusName {
-        let startup = PlayerStartup(
-            session: session, tracks: items.map(NewTrack.init), autoplay: autoplay, repeatMode: configuration.repeatMode,
-            shuffle: configuration.shuffle, volume: configuration.volume)
-        owner.loop.sync {
-            owner.value.attach(player: self)
-            consumeEngineEvents()
-            connectDesktop()
-            refreshPlaylists()
-            owner.value.send(.start(startup))
-        }
-        watchFolders(of: items.map(\.uri) + (session?.queue.entries.map(\.uri) ?? []))
+        begin(session: session, items: items, autoplay: autoplay)
+        return try appear()
+    }
+
+    /// Takes the bus name with what is published so far (at first an empty, stopped player:
+    /// valid MPRIS state) and starts consuming engine events. Nothing here touches GStreamer,
+    /// the music folder or any tags, so linnet is on the bus within milliseconds of its launch;
+    /// ``begin(session:items:autoplay:)`` fills the player in.
+    public func appear() throws(DBusError) -> BusName {
+        attachOnce()
         let name = try server.start(name: configuration.busName)
         logger.info("on the bus as \(name)")
         return name
     }
 
-    /// Saves the session, gives back what is held, leaves the bus and stops the engine.
+    /// Gives the machine what to play (a saved session or fresh items) with the command line's
+    /// settings, and publishes what GStreamer can play and the playlists found. Before or after
+    /// ``appear()``; clients see the queue, Metadata and status change together.
+    public func begin(session: SavedSession?, items: [PlayableItem], autoplay: Bool) {
+        let startup = PlayerStartup(
+            session: session, tracks: items.map(NewTrack.init), autoplay: autoplay, repeatMode: configuration.repeatMode,
+            shuffle: configuration.shuffle, volume: configuration.volume)
+        // Initialises GStreamer (its registry): ~10 ms, so after the name when called after it.
+        let schemes = SupportedMedia.uriSchemes
+        let types = SupportedMedia.mimeTypes
+        attachOnce()
+        owner.loop.sync {
+            guard !ended.load(ordering: .relaxed) else { return }
+            server.update {
+                $0.root.supportedURISchemes = schemes
+                $0.root.supportedMIMETypes = types
+            }
+            refreshPlaylists()
+            begun.store(true, ordering: .relaxed)
+            owner.value.send(.start(startup))
+        }
+        watchFolders(of: items.map(\.uri) + (session?.queue.entries.map(\.uri) ?? []))
+    }
+
+    private func attachOnce() {
+        guard !attached.exchange(true, ordering: .relaxed) else { return }
+        owner.loop.sync {
+            owner.value.attach(player: self)
+            consumeEngineEvents()
+            connectDesktop()
+        }
+    }
+
+    /// Saves the session (once it has begun), gives back what is held, leaves the bus and
+    /// stops the engine.
     public func shutdown() {
         owner.loop.sync {
+            ended.store(true, ordering: .relaxed)
             owner.value.send(.shutdown)
-            owner.value.saver.saveNow(owner.value.savedSession())
+            if begun.load(ordering: .relaxed) { owner.value.saver.saveNow(owner.value.savedSession()) }
         }
         server.stop()
         engine.shutdown()
         folderWatcher.stop()
-        scanner.shutdown()
+        scannerSlot.withLock { $0 }?.shutdown()
     }
 
     /// Feeds `input` to the machine on the loop thread: at once when called there (a bus

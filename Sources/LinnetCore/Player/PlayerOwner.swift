@@ -25,6 +25,12 @@ final class PlayerOwner {
     /// Inputs that arrived while effects were being carried out.
     private var backlog: [PlayerInput] = []
     private var isHandling = false
+    /// User commands that came before the machine's start, handled right after it; nil once
+    /// started. linnet takes its bus name before it knows what to play, so the `Play` that
+    /// D-Bus-activated it (or a media key pressed meanwhile) must act on the queue that follows,
+    /// not on the empty player. At most ``maximumCommandsBeforeStart`` are kept.
+    private var commandsBeforeStart: [PlayerInput]? = []
+    static let maximumCommandsBeforeStart = 256
 
     init(machine: PlayerMachine, engine: any PlaybackEngine, desktop: DesktopServices, logger: Logger, saver: SessionSaver) {
         self.machine = machine
@@ -42,6 +48,20 @@ final class PlayerOwner {
     /// order. Returns the refusal of `input` itself, if it was refused and handled at once.
     @discardableResult
     func send(_ input: PlayerInput) -> PlayerRefusal? {
+        if let waiting = commandsBeforeStart {
+            switch input {
+            case .command:
+                if waiting.count < Self.maximumCommandsBeforeStart { commandsBeforeStart = waiting + [input] }
+                return nil
+            case .start:
+                commandsBeforeStart = nil
+                let refusal = send(input)
+                for command in waiting { send(command) }
+                return refusal
+            default:
+                break
+            }
+        }
         guard !isHandling else {
             backlog.append(input)
             return nil

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LibraryFormats
 import MPRIS
 import DBus
 
@@ -24,16 +26,17 @@ struct PlaylistLibrary: Sendable {
         var items: [Item] = []
         var seen = Set<String>()
         for directory in directories {
-            let files = (try? FileManager.default.contentsOfDirectory(
-                at: directory, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])) ?? []
-            for file in files where Self.extensions.contains(file.pathExtension.lowercased()) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names {
+                let file = directory.appendingPathComponent(name)
+                guard Self.extensions.contains(file.pathExtension.lowercased()) else { continue }
                 let path = file.standardizedFileURL.path
                 guard seen.insert(path).inserted else { continue }
-                let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
-                guard values?.isRegularFile == true else { continue }
-                let name = file.deletingPathExtension().lastPathComponent
-                let playlist = Playlist(id: Self.id(forPath: path), name: name)
-                items.append(Item(playlist: playlist, file: file, modified: values?.contentModificationDate ?? .distantPast))
+                var info = stat()
+                guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+                let playlist = Playlist(id: Self.id(forPath: path), name: file.deletingPathExtension().lastPathComponent)
+                items.append(Item(playlist: playlist, file: file, modified: modified))
             }
         }
         return items.sorted { $0.file.path < $1.file.path }
@@ -57,7 +60,7 @@ struct PlaylistLibrary: Sendable {
             sorted = items.sorted { $0.modified < $1.modified }
         case .alphabetical, .userDefined:
             sorted = items.sorted {
-                $0.playlist.name.localizedStandardCompare($1.playlist.name) == .orderedAscending
+                NaturalOrder.areInIncreasingOrder($0.playlist.name, $1.playlist.name)
             }
         }
         if reversed { sorted.reverse() }

@@ -1,5 +1,5 @@
 public import DBus
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A "now playing" presence on the Linux desktop in a few lines, for apps that do not want to

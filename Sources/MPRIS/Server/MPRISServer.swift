@@ -1,5 +1,5 @@
 public import DBus
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Serves `org.mpris.MediaPlayer2` and `.Player` (and, when handlers are given, `.TrackList`

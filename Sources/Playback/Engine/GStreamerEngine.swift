@@ -14,6 +14,8 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     private let settings: EngineSettings
     private let intent = EngineIntentStore()
     private let pipeline: Mutex<GStreamerPipeline?>
+    /// Whether ``shutdown()`` ran: the pipeline is built on the first command, never after.
+    private let isShutDown = Atomic<Bool>(false)
 
     /// Creates an engine playing to `output`, introducing itself as `application` playing
     /// `role` sounds to the sound server, levelling loudness per `replayGain`, and writing
@@ -37,9 +39,10 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     init(settings: EngineSettings) {
         self.settings = settings
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        // The pipeline is built by the first command: building it initialises GStreamer and
+        // its sink (an alarm engine's autoaudiosink probes and loads every sink plugin), which
+        // must delay neither the bus name nor cost memory in an engine that never plays.
         pipeline = Mutex(nil)
-        let first = makePipeline()
-        pipeline.withLock { $0 = first }
     }
 
     deinit {
@@ -103,6 +106,7 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     /// Tears the pipeline down and finishes ``events``; waits for the pipeline's thread.
     public func shutdown() {
         let last = pipeline.withLock { pipeline in
+            isShutDown.store(true, ordering: .relaxed)
             defer { pipeline = nil }
             return pipeline
         }
@@ -122,6 +126,13 @@ public final class GStreamerEngine: PlaybackEngine, Sendable {
     ) {
         pipeline.withLock { pipeline in
             intent.update(record)
+            if pipeline == nil && !isShutDown.load(ordering: .relaxed) {
+                // The first command: the fresh pipeline starts from everything recorded so far.
+                let first = makePipeline()
+                pipeline = first
+                Self.bring(first, to: intent.current)
+                return
+            }
             if let pipeline { send(pipeline) }
         }
     }

@@ -1,5 +1,6 @@
 internal import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Where the stream plays and the headphone volume cap that follows from it, on the loop thread.

@@ -1,6 +1,7 @@
 internal import CGStreamer
 import EventLoop
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// One playbin and the thread that drives it: the working part of ``GStreamerEngine``.

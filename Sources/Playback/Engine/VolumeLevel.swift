@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The volume and mute the engine last set or reported, and the rule that decides whether a
 /// value read back from playbin is news. Lives on the loop thread only.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension ArtCache {
@@ -12,7 +12,7 @@ extension ArtCache {
     static func createPrivateDirectories(_ path: String) -> Bool {
         var info = stat()
         if stat(path, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !parent.isEmpty, parent != path, !createPrivateDirectories(parent) { return false }
         return mkdir(path, directoryMode) == 0 || errno == EEXIST
     }

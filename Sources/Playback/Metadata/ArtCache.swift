@@ -1,5 +1,5 @@
 internal import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Where cover art lives as files: embedded images are written once to
 /// `<directory>/<sha256 of the bytes>.<ext>`, because desktop shells only show art given as a
@@ -25,7 +25,7 @@ public struct ArtCache: Sendable, Hashable {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             base = cache
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? URL.homeDirectory.path
             base = home + "/.cache"
         }
         return ArtCache(directory: base + "/linnet/art")

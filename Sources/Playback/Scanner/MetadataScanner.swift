@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import EventLoop
+import FoundationEssentials
 import Synchronization
 
 /// Reads tags and durations of files before they play, so a queue can show titles and lengths

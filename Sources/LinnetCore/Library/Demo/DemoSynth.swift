@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A note of a demo score: when, how long (in beats), which pitch, on which instrument.
 struct DemoNote {

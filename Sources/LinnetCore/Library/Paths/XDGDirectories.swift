@@ -1,5 +1,5 @@
 import LibraryFormats
-import Foundation
+import FoundationEssentials
 
 /// The XDG base directories and music directory of the user, and the places linnet keeps its
 /// files under them.
@@ -36,7 +36,7 @@ public struct XDGDirectories: Sendable, Hashable {
     /// overriding `$HOME` (for tests).
     public init(environment: [String: String]? = nil, home: String? = nil) {
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let home = FileURI.normalized(home ?? Self.absolute(environment["HOME"]) ?? NSHomeDirectory())
+        let home = FileURI.normalized(home ?? Self.absolute(environment["HOME"]) ?? URL.homeDirectory.path)
         self.home = home
         func base(_ variable: String, _ fallback: String) -> String {
             Self.absolute(environment[variable]).map(FileURI.normalized) ?? home + "/" + fallback
@@ -84,7 +84,7 @@ enum UserDirsFile {
 
     /// The contents of a double-quoted shell word with `\` escapes, or an unquoted word.
     private static func unquote(_ word: Substring) -> String? {
-        let trimmed = word.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(word.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard trimmed.hasPrefix("\"") else { return trimmed.isEmpty ? nil : trimmed }
         var value = ""
         var escaped = false

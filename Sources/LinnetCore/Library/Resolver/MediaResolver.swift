@@ -1,5 +1,6 @@
 public import LibraryFormats
-import Foundation
+import EventLoop
+import FoundationEssentials
 import Glibc
 import Logging
 public import Playback

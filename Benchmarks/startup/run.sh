@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Launch → bus name and RSS while playing, for linnet, mpv (+ mpv-mpris, where installed) and the
+# C reference service. Prints "startup <player> <metric> <value>" lines and a summary.
+#
+#   Benchmarks/startup/run.sh [LINNET_BINARY]
+# Settings (environment):
+#   LINNET_STARTUP_ROUNDS   launches per player and case, interleaved (default 5)
+#   LINNET_STARTUP_FOLDER   files in the large folder (default 10000)
+#   LINNET_STARTUP_SECONDS  playing time before RSS is read (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+rounds=${LINNET_STARTUP_ROUNDS:-5}
+folder_files=${LINNET_STARTUP_FOLDER:-10000}
+seconds=${LINNET_STARTUP_SECONDS:-3}
+mpris_plugin=/usr/lib/mpv-mpris/mpris.so
+
+linnet=${1:-}
+if [[ -z $linnet ]]; then
+  swift build -c release --product linnet >&2
+  linnet=$(swift build -c release --show-bin-path)/linnet
+fi
+bin=.build/bench
+mkdir -p "$bin"
+cc -O2 -Wall -o "$bin/startup-probe" Benchmarks/startup/startup-probe.c $(pkg-config --cflags --libs dbus-1)
+cc -O2 -Wall -o "$bin/mpris-bench" Benchmarks/driver/*.c $(pkg-config --cflags --libs dbus-1) -lpthread
+cc -O2 -Wall -o "$bin/mpris-reference" Benchmarks/reference/mpris_reference.c $(pkg-config --cflags --libs dbus-1)
+probe=$PWD/$bin/startup-probe
+
+work=$(mktemp -d /tmp/linnet-startup.XXXXXX)
+bus_pid=
+cleanup() { [[ -n $bus_pid ]] && kill "$bus_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# One private bus for the whole run; a clean home per launch, with GStreamer's registry cache
+# kept across launches as on a desktop.
+dbus-daemon --session --nofork --print-address=1 --address="unix:tmpdir=$work" > "$work/address" 2>/dev/null &
+bus_pid=$!
+for _ in $(seq 200); do [[ -s $work/address ]] && break; sleep 0.05; done
+export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/address")
+fresh_home() {
+  rm -rf "$work/home"; mkdir -p "$work/home"
+  export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/home/.local/state \
+    XDG_DATA_HOME=$work/home/.local/share XDG_CACHE_HOME=$work/cache XDG_MUSIC_DIR=$work/home/Music
+}
+fresh_home
+
+mkdir -p "$work/folder"
+one=$work/one.ogg
+gst-launch-1.0 -q audiotestsrc num-buffers=2600 wave=sine ! audioconvert ! \
+  taginject tags="title=\"Startup\",artist=\"Bench\"" ! vorbisenc ! oggmux ! filesink location="$one" > /dev/null
+# The large folder: hard links to one small tagged file, as `make bench` makes them.
+"$bin/mpris-bench" link "$one" "$work/folder" "$folder_files"
+gst-inspect-1.0 playbin > /dev/null  # builds the registry cache in $work/cache
+
+sink='fakesink sync=true'
+results=$work/results
+: > "$results"
+launch() {  # label name command...
+  local label=$1 name=$2; shift 2
+  fresh_home
+  "$probe" launch "$name" -- "$@" | sed "s/^/startup $label /" | tee -a "$results"
+}
+have_mpv=0
+[[ -x /usr/bin/mpv && -f $mpris_plugin ]] && have_mpv=1
+for round in $(seq "$rounds"); do
+  launch linnet-1-file org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --paused --audio-sink "$sink" --log-level error "$one"
+  launch linnet-folder org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --paused --audio-sink "$sink" --log-level error "$work/folder"
+  launch reference org.mpris.MediaPlayer2.reference "$PWD/$bin/mpris-reference"
+  if (( have_mpv )); then
+    launch mpv-1-file org.mpris.MediaPlayer2.mpv mpv --no-config --no-terminal --no-video --ao=null --pause \
+      --load-scripts=no --script="$mpris_plugin" "$one"
+  fi
+done
+
+rss() {  # label name command...
+  local label=$1 name=$2; shift 2
+  fresh_home
+  "$probe" rss "$name" "$seconds" -- "$@" > "$work/rss-$label"
+  sed -n 's/^rss_kib /startup '"$label"' rss_kib /p' "$work/rss-$label" | tee -a "$results"
+  sort -k2 -n -r "$work/rss-$label" | awk '$1 == "map_kib" && n++ < 8 { printf "  %6d KiB %s\n", $2, $3 }'
+}
+rss linnet-playing org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --audio-sink "$sink" --log-level error "$one"
+if (( have_mpv )); then
+  rss mpv-playing org.mpris.MediaPlayer2.mpv mpv --no-config --no-terminal --no-video --ao=null \
+    --load-scripts=no --script="$mpris_plugin" "$one"
+fi
+rss reference org.mpris.MediaPlayer2.reference "$PWD/$bin/mpris-reference"
+# GStreamer's own floor: playbin playing the same file to the same sink.
+gst-launch-1.0 -q playbin uri="file://$one" audio-sink="$sink" video-sink=fakesink > /dev/null 2>&1 &
+gst_pid=$!
+sleep "$seconds"
+echo "startup gst-launch-playbin rss_kib $(awk '/^VmRSS/ {print $2}' /proc/$gst_pid/status)" | tee -a "$results"
+kill "$gst_pid" 2>/dev/null; wait "$gst_pid" 2>/dev/null || true
+
+echo
+echo "launch → bus name, $rounds launches each (ms: median, min, max); RSS while playing:"
+for label in $(awk '$3 == "launch_ms" { print $2 }' "$results" | sort -u); do
+  awk -v l="$label" '$2 == l && $3 == "launch_ms" { print $4 }' "$results" | sort -n |
+    awk -v l="$label" '{ a[NR] = $1 } END { printf "  %-22s %8.1f %8.1f %8.1f\n", l, a[int((NR + 1) / 2)], a[1], a[NR] }'
+done
+awk '$3 == "rss_kib" { printf "  %-22s %8.1f MiB\n", $2, $4 / 1024 }' "$results"
