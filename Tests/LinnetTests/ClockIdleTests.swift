@@ -28,8 +28,10 @@ extension ClockTimerTests {
         let withTimers = try await Self.wakeUps(pid, over: .seconds(3))
         print("ClockIdle: wake-ups per thread over 3 s, paused: \(plain.sorted { $0.key < $1.key })")
         print("ClockIdle: the same with an alarm, a sleep timer and a paused Pomodoro pending: \(withTimers.sorted { $0.key < $1.key })")
-        // The loop thread (and the main thread) carry every clock timer; both are named "linnet".
-        #expect(withTimers["linnet"] == 0)
+        // The loop thread ("linnet.loop") carries every clock timer; the main thread ("linnet")
+        // only waits for the end. Both must be there and both asleep: a missing name is a failure.
+        #expect(withTimers["linnet.loop"] == 0, "loop thread: \(String(describing: withTimers["linnet.loop"]))")
+        #expect(withTimers["linnet"] == 0, "main thread: \(String(describing: withTimers["linnet"]))")
         world.kill()
     }
 
