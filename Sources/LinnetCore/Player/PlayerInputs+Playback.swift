@@ -3,20 +3,20 @@ public import PlayerCore
 
 /// The engine's and the resolver's values as the player machine's inputs.
 extension TrackTags {
-    /// The tags of `metadata` the player publishes.
+    /// The tags of `metadata` the player publishes, within ``TagLimits``.
     init(_ metadata: TrackMetadata) {
         self.init()
-        title = metadata.title
-        artists = metadata.artists
-        album = metadata.album
-        albumArtists = metadata.albumArtists
+        title = TagLimits.text(metadata.title)
+        artists = TagLimits.list(metadata.artists)
+        album = TagLimits.text(metadata.album)
+        albumArtists = TagLimits.list(metadata.albumArtists)
         trackNumber = metadata.trackNumber
         discNumber = metadata.discNumber
-        genres = metadata.genres
-        composers = metadata.composers
-        comment = metadata.comment
-        date = metadata.date
-        lyrics = metadata.lyrics
+        genres = TagLimits.list(metadata.genres)
+        composers = TagLimits.list(metadata.composers)
+        comment = TagLimits.text(metadata.comment)
+        date = TagLimits.text(metadata.date)
+        lyrics = TagLimits.text(metadata.lyrics, bytes: TagLimits.lyricsBytes)
         beatsPerMinute = metadata.beatsPerMinute
         duration = metadata.durationMicroseconds.map { .microseconds($0) }
         artURI = metadata.artURI
