@@ -3,6 +3,9 @@ internal import CTagLibShim
 /// Reads a local file's tags, length and embedded art with TagLib: no pipeline, no decoder, a few
 /// reads of the file's header and tag blocks.
 enum TagLibFile {
+    /// The largest embedded picture stored as the track's art.
+    static let largestPicture = 16 * 1024 * 1024
+
     /// The tags of the file at `path`, with embedded art stored in `artCache`; nil when TagLib
     /// cannot open or parse it (then GStreamer, which plays it, gets to judge it).
     static func read(path: String, uri: String, artCache: ArtCache) -> ScannedTrack? {
@@ -20,7 +23,8 @@ enum TagLibFile {
         let pictures = linnet_taglib_picture_count(tags)
         metadata.hasEmbeddedArt = pictures > 0
         var size = 0
-        if let bytes = linnet_taglib_picture(tags, &size), size > 0 {
+        // Cover art is a few hundred KiB; a larger "picture" is not worth a copy in the art cache.
+        if let bytes = linnet_taglib_picture(tags, &size), size > 0, size <= Self.largestPicture {
             let image = Array(UnsafeBufferPointer(start: bytes, count: size))
             // The bytes say what they are; a tag's MIME text is whatever its writer put there
             // (GStreamer typefinds too, so both readers name one image's file alike).
