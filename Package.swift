@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's <malloc.h> (malloc_trim, mallopt), which Glibc's Swift module leaves out.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
