@@ -44,6 +44,11 @@ import Testing
         #expect(sorted == ["1.ogg", "02 x.ogg", "2 x.ogg", "10 x.ogg", "A.ogg", "b.ogg", "track 9.ogg", "Track 10.ogg"])
         // Digits of any length must not overflow.
         #expect(NaturalOrder.areInIncreasingOrder("99999999999999999999999", "100000000000000000000000"))
+        #expect(NaturalOrder.sorted(names.reversed()) == sorted)
+        // Names equal but for leading zeros or case still get one order, whatever the input order.
+        let ties = ["x 01.ogg", "x 1.ogg", "X 1.ogg", "x 001.ogg", "é 1.ogg", "e\u{301} 1.ogg"]
+        #expect(NaturalOrder.sorted(ties) == NaturalOrder.sorted(ties.reversed()))
+        #expect(NaturalOrder.sorted(ties).count == ties.count)
     }
 
     @Test func xdgVariablesOverrideDefaultsAndRelativeOnesAreIgnored() throws {

@@ -59,9 +59,7 @@ struct PlaylistLibrary: Sendable {
         case .modifiedDate, .creationDate, .lastPlayDate:
             sorted = items.sorted { $0.modified < $1.modified }
         case .alphabetical, .userDefined:
-            sorted = items.sorted {
-                NaturalOrder.areInIncreasingOrder($0.playlist.name, $1.playlist.name)
-            }
+            sorted = NaturalOrder.sorted(items) { $0.playlist.name }
         }
         if reversed { sorted.reverse() }
         return sorted.dropFirst(max(0, index)).prefix(max(0, maxCount)).map(\.playlist)

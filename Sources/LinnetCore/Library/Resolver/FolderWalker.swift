@@ -56,7 +56,7 @@ struct FolderWalker {
         }
         var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
         // Name order, so that when the file cap cuts a folder the files kept are predictable.
-        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) where !name.hasPrefix(".") {
+        for name in NaturalOrder.sorted(names) where !name.hasPrefix(".") {
             let child = path == "/" ? "/" + name : path + "/" + name
             var info = stat()
             // stat, not lstat: a symlinked album folder or file is meant to be played. Dangling
