@@ -132,7 +132,7 @@ let package = Package(
             dependencies: [
                 "LinnetCore", "PlayerCore", "PlayerTestKit", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS",
                 "Playback", "DBus",
-                "EventLoop", "TestSupport", "Timekeeping",
+                "EventLoop", "TestSupport", "Timekeeping", "LibraryCache",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -1,7 +1,9 @@
 @testable import LibraryFormats
 import Foundation
 import Glibc
+import LibraryCache
 import LinnetCore
+import Logging
 import Playback
 import TestSupport
 import Testing
@@ -62,6 +64,33 @@ import Testing
             .resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
         #expect(withinLimit.items.map(\.uri) == byName.reversed())
         #expect(withinLimit.items.first?.scanned?.metadata.title == "First")
+    }
+
+    /// A second start of a large library: tags the cache holds come with the entries (no scan and
+    /// no TrackMetadataChanged per track later), and the order is still by name, as without a cache.
+    @Test func foldersBeyondTheTagOrderingLimitTakeCachedTagsButStillGoByName() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Album")
+        try await TaggedMedia.ogg(at: album + "/a.ogg", tags: ["title": "Third", "track-number": "3"])
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "Second", "track-number": "2"])
+        try await TaggedMedia.ogg(at: album + "/c.ogg", tags: ["title": "First", "track-number": "1"])
+        try dir.write("Album/b.lrc", "[00:00.50]sung")
+        let byName = ["a.ogg", "b.ogg", "c.ogg"].map { FileURI.uri(forPath: album + "/" + $0) }
+        let cache = LibraryCache(directory: dir.path("cache"), logger: Logger(label: "test"))
+        let scanner = MetadataScanner(maxConcurrentScans: 2, artCache: ArtCache(directory: dir.path("art")), cache: cache)
+        let resolver = MediaResolver(scanner: scanner, limits: .init(maxTagOrderedFiles: 2))
+
+        let cold = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(cold.items.map(\.uri) == byName)
+        #expect(cold.items.allSatisfy { $0.scanned == nil })
+
+        // Only the first two files read (and so cached): the third stays for the player's scan.
+        _ = await scanner.scan(Array(byName.prefix(2)))
+        cache.flush()
+        let warm = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(warm.items.map(\.uri) == byName)
+        #expect(warm.items.map { $0.scanned?.metadata.title } == ["Third", "Second", nil])
+        #expect(warm.items.map(\.sidecarLyrics) == [nil, "[00:00.50]sung", nil])
     }
 
     @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {

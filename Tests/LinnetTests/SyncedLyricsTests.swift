@@ -135,6 +135,24 @@ import TestSupport
         world.kill()
     }
 
+    /// A folder's tracks are read while ordering it, so the player never scans them itself: the
+    /// lyrics files beside them must come along (they did not).
+    @Test(.timeLimit(.minutes(1)))
+    func aFolderGivenOnTheCommandLineBringsItsLyricsFiles() async throws {
+        let world = try LinnetWorld()
+        _ = try await world.makeTrack("spoken.ogg", title: "Spoken", seconds: 30)
+        _ = try await world.makeTrack("sung.ogg", title: "Sung", seconds: 30)
+        try Self.lrc.write(toFile: world.media.appendingPathComponent("sung.lrc").path, atomically: true, encoding: .utf8)
+        try "Only plain words".write(toFile: world.media.appendingPathComponent("spoken.txt").path, atomically: true, encoding: .utf8)
+        try await world.start(["--no-resume", "--paused", world.media.path])
+        try await world.waitUntil("the first track") { try await world.title() == "Spoken" }
+        #expect(try await world.player("Metadata")["xesam:asText"] == .string("Only plain words"))
+        try await world.proxy(MPRISNames.player).call("Next")
+        try await world.waitUntil("the second track") { try await world.title() == "Sung" }
+        #expect(try await world.syncedLineCount() == 20)
+        world.kill()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aPausedTrackWithSyncedLyricsWakesNoThreadForThem() async throws {
         let world = try LinnetWorld()

@@ -15,6 +15,7 @@ extension PlayerController {
             let started = clock.now
             var start = 0
             var batchSize = 32
+            var sidecars = SidecarLyrics.Lookup()
             while start < entries.count {
                 guard let self else { return }
                 // Entries removed meanwhile (a replaced queue) are not worth a discoverer run.
@@ -27,19 +28,22 @@ extension PlayerController {
                 let results = await self.scanner.scan(batch.map(\.uri))
                 // Shut down meanwhile: the failures only say so, not that the files are broken.
                 guard !self.scanner.isShutDown else { return }
-                let inputs = zip(batch, results).map { entry, result -> PlayerInput in
+                var inputs: [PlayerInput] = []
+                inputs.reserveCapacity(batch.count)
+                for (entry, result) in zip(batch, results) {
                     switch result {
                     case .success(let track):
-                        let lyrics = SidecarLyrics.text(forTrack: entry.uri)
-                        return .scanned(entryID: entry.id, .read(
-                            TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics))
+                        let lyrics = sidecars.text(forTrack: entry.uri)
+                        inputs.append(.scanned(entryID: entry.id, .read(
+                            TrackTags(track.metadata), duration: track.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: lyrics)))
                     case .failure(let failure):
-                        return .scanned(entryID: entry.id, .unreadable(failure.message))
+                        inputs.append(.scanned(entryID: entry.id, .unreadable(failure.message)))
                     }
                 }
                 // One hop onto the loop per batch: a warm cache answers a batch at once, and a
                 // wake-up per track made the loop the bottleneck of a large library's start.
-                owner.loop.perform { for input in inputs { _ = owner.value.send(input) } }
+                let batchInputs = inputs
+                owner.loop.perform { for input in batchInputs { _ = owner.value.send(input) } }
             }
             guard let self else { return }
             let seconds = Self.seconds(clock.now - started)

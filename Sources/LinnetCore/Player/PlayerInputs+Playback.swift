@@ -29,7 +29,7 @@ extension NewTrack {
         self.init(uri: item.uri, facts: TrackFacts(
             hintTitle: item.title, hintArtist: item.artist, duration: item.durationMicroseconds.map { .microseconds($0) },
             scannedTags: item.scanned.map { TrackTags($0.metadata) },
-            scannedDuration: item.scanned?.durationMicroseconds.map { .microseconds($0) }))
+            scannedDuration: item.scanned?.durationMicroseconds.map { .microseconds($0) }, sidecarLyrics: item.sidecarLyrics))
     }
 }
 

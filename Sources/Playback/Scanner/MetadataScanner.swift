@@ -107,6 +107,12 @@ public final class MetadataScanner: Sendable {
         cache?.flush()
     }
 
+    /// What the cache holds for `uris` (nil where a file would have to be read), reading no
+    /// file: for a caller that wants what is known at once and leaves the rest to ``scan(_:)-(String)``.
+    public func cachedResults(_ uris: [String]) -> [ScannedTrack?] {
+        cachedTracks(uris)
+    }
+
     /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
     /// hit whose stored art file is gone counts as a miss, so the art is written again.
     private func cachedTracks(_ uris: [String]) -> [ScannedTrack?] {

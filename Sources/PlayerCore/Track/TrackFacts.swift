@@ -87,9 +87,10 @@ public struct TrackFacts: Sendable, Hashable {
         hasher.combine(fields)
     }
 
-    /// Facts with a playlist's hints; `scannedTags` when the entry was read already.
+    /// Facts with a playlist's hints; `scannedTags` (and the lyrics file beside it) when the
+    /// entry was read already.
     public init(hintTitle: String? = nil, hintArtist: String? = nil, duration: Duration? = nil, scannedTags: TrackTags? = nil,
-                scannedDuration: Duration? = nil) {
+                scannedDuration: Duration? = nil, sidecarLyrics: String? = nil) {
         guard hintTitle != nil || hintArtist != nil || duration != nil || scannedTags != nil else {
             box = .empty
             return
@@ -100,6 +101,7 @@ public struct TrackFacts: Sendable, Hashable {
             fields.merge(scannedTags, duration: scannedDuration)
             fields.scanned = true
             fields.tagsRead = true
+            fields.sidecarLyrics = sidecarLyrics
         }
         box = Box(fields)
     }

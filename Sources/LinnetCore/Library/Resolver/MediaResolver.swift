@@ -84,16 +84,20 @@ public struct MediaResolver: Sendable {
         }
         let folderFiles = pendingFolders.flatMap { Self.allFiles(of: $0.listing) }
         var tags: [String: ScannedTrack] = [:]
+        var cached: [String: ScannedTrack] = [:]
         if folderFiles.count <= limits.maxTagOrderedFiles {
             tags = await scanTags(of: folderFiles)
-        } else if scanner != nil {
+        } else if let scanner {
             Self.logger.notice("""
                 Ordering \(folderFiles.count) files by name: reading the tags of more than \
                 \(limits.maxTagOrderedFiles) before playing would take too long
                 """)
+            // Known tags come along without ordering by them, so a folder orders the same with
+            // or without a cache; entries that come tagged need no scan and no signal later.
+            cached = await Self.offPool { Self.cachedTags(of: folderFiles, scanner: scanner) }
         }
         for (index, listing) in pendingFolders {
-            parts[index] = Self.ordered(listing, tags: tags)
+            parts[index] = Self.ordered(listing, tags: tags, cached: cached)
         }
         for item in parts.joined() {
             guard resolution.items.count < limits.maxItems else {
@@ -102,6 +106,7 @@ public struct MediaResolver: Sendable {
             }
             resolution.items.append(item)
         }
+        resolution.items = await Self.offPool { [items = resolution.items] in Self.withSidecarLyrics(items) }
         for rejection in resolution.rejections {
             Self.logger.notice("Not playing \(rejection.input): \(rejection.reason)",
                                metadata: rejection.playlist.map { ["playlist": "\($0)"] })

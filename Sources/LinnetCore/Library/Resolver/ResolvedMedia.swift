@@ -14,17 +14,21 @@ public struct PlayableItem: Sendable, Hashable {
     /// Tags and duration read while ordering a folder (nil for files that were not scanned or
     /// could not be read), so the player need not scan them again.
     public var scanned: ScannedTrack?
+    /// The text of a lyrics file beside a ``scanned`` track (the player does not look again for
+    /// entries that come scanned).
+    public var sidecarLyrics: String?
 
     /// An item for `uri` with optional hints.
     public init(
         uri: String, title: String? = nil, artist: String? = nil, durationMicroseconds: Int64? = nil,
-        scanned: ScannedTrack? = nil
+        scanned: ScannedTrack? = nil, sidecarLyrics: String? = nil
     ) {
         self.uri = uri
         self.title = title
         self.artist = artist
         self.durationMicroseconds = durationMicroseconds
         self.scanned = scanned
+        self.sidecarLyrics = sidecarLyrics
     }
 }
 
