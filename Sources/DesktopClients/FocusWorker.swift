@@ -48,6 +48,9 @@ actor FocusWorker {
     private let journal: (any FocusJournalStoring)?
     /// What the journal holds now, so unchanged state is not written again.
     private var journaled: Set<FocusJournalEntry> = []
+    /// Entries an earlier linnet left whose player did not answer at this start's recovery: kept
+    /// in the journal for the next start.
+    private var unsettled: Set<FocusJournalEntry> = []
     private var peers: [BusName: Peer] = [:]
     private var held: [FocusPurpose: FocusEffect] = [:]
     private var touched: [BusName: Touch] = [:]
@@ -174,24 +177,31 @@ actor FocusWorker {
         guard !planned.isEmpty else { return }
         persistJournal(adding: planned)
         let plan = planned
-        let results = await concurrently(Array(plan.keys)) { peer -> Touch? in
-            switch plan[peer.name]! {
-            case .paused(let acknowledged):
-                try await peer.call("Pause")
-                return .paused(acknowledged: acknowledged)
-            case .ducked(let original, let applied):
-                try await peer.setVolume(applied)
-                return .ducked(original: original, applied: applied)
+        let logger = self.logger
+        let results = await concurrently(Array(plan.keys)) { peer -> (touch: Touch, answered: Bool) in
+            let touch = plan[peer.name]!
+            do {
+                switch touch {
+                case .paused: try await peer.call("Pause")
+                case .ducked(_, let applied): try await peer.setVolume(applied)
+                }
+            } catch let error as DBusError where error.name == .noReply {
+                // No answer in time is not a refusal: a busy player may still pause or duck
+                // later. The touch is kept (and stays journaled); undoing it checks first that
+                // the player is still Paused, or still at the level linnet set.
+                logger.info("audio focus: \(peer.name) did not answer in time; undone later if it took effect")
+                return (touch, false)
             }
+            return (touch, true)
         }
-        for (name, touch) in results {
-            guard let touch else { continue }
-            touched[name] = touch
+        for (name, outcome) in results {
+            touched[name] = outcome.touch
+            guard outcome.answered else { continue }
             // Known now: a quick release must see it before the player's own signal arrives.
-            if case .paused = touch { peers[name]?.status = "Paused" }
-            logger.info("audio focus: \(touch) \(name)")
+            if case .paused = outcome.touch { peers[name]?.status = "Paused" }
+            logger.info("audio focus: \(outcome.touch) \(name)")
         }
-        // Players that did not answer were (as far as linnet knows) not changed.
+        // Players that refused were not changed; their planned entries leave the journal.
         persistJournal()
     }
 
@@ -227,7 +237,7 @@ actor FocusWorker {
     /// is logged and focus carries on: the players are still put back at a normal exit.
     private func persistJournal(adding planned: [BusName: Touch] = [:]) {
         guard let journal else { return }
-        var entries = Set<FocusJournalEntry>()
+        var entries = unsettled.filter { entry in !touched.keys.contains { $0.rawValue == entry.name } }
         for (name, touch) in touched.merging(planned, uniquingKeysWith: { _, new in new }) {
             guard let owner = peers[name]?.owner else { continue }
             let change: FocusJournalEntry.Change
@@ -255,29 +265,37 @@ actor FocusWorker {
         let left = journal.load()
         guard !left.isEmpty else { return }
         let connection = self.connection
-        let restored = await concurrently(left.compactMap { BusName(rawValue: $0.name) }) { peer -> String in
+        let restored = await concurrently(left.compactMap { BusName(rawValue: $0.name) }) { peer -> String? in
             guard let entry = left.first(where: { $0.name == peer.name.rawValue }),
                   try await connection.nameOwner(peer.name).rawValue == entry.owner
             else { return "left alone (another player holds the name now)" }
-            switch entry.change {
-            case .paused:
-                guard case .string("Paused")? = try await peer.allProperties()["PlaybackStatus"] else {
-                    return "left alone (no longer paused)"
+            do {
+                switch entry.change {
+                case .paused:
+                    guard case .string("Paused")? = try await peer.allProperties()["PlaybackStatus"] else {
+                        return "left alone (no longer paused)"
+                    }
+                    try await peer.call("Play")
+                    return "resumed"
+                case .ducked(let original, let applied):
+                    guard abs(try await peer.volume() - applied) < 0.005 else { return "left alone (its volume was changed)" }
+                    try await peer.setVolume(original)
+                    return "volume put back to \(Touch.level(original))"
                 }
-                try await peer.call("Play")
-                return "resumed"
-            case .ducked(let original, let applied):
-                guard abs(try await peer.volume() - applied) < 0.005 else { return "left alone (its volume was changed)" }
-                try await peer.setVolume(original)
-                return "volume put back to \(Touch.level(original))"
+            } catch let error as DBusError where error.name == .noReply {
+                return nil
             }
         }
         for (name, outcome) in restored {
-            logger.info("audio focus: \(name), changed by a linnet that did not exit cleanly: \(outcome)")
+            logger.info("audio focus: \(name), changed by a linnet that did not exit cleanly: \(outcome ?? "no answer; tried again at the next start")")
         }
+        // A player that did not answer in time keeps its entry: the next start tries again (the
+        // owner and value checks still guard it). Every other entry is settled.
+        let unanswered = Set(restored.filter { $0.1 == nil }.map { $0.0.rawValue })
+        unsettled = Set(left.filter { unanswered.contains($0.name) })
         do {
-            try journal.save([])
-            journaled = []
+            try journal.save(unsettled.sorted { $0.name < $1.name })
+            journaled = unsettled
         } catch {
             logger.warning("audio focus: cannot clear the journal: \(error)")
         }

@@ -217,6 +217,28 @@ extension DesktopIntegrationTests {
             }
         }
 
+        /// A Pause that times out is not a refusal: a busy player handles it late, and linnet must
+        /// still resume it at release (it used to forget it, leaving the player paused for good).
+        @Test func aPauseAnsweredTooLateIsStillUndoneAtRelease() async throws {
+            try await withTimeout(.seconds(90), "late pause test") {
+                let world = try LinnetWorld()
+                let track = try await world.makeTrack("long.ogg", title: "Long", seconds: 60)
+                let slow = try await OtherPlayer("slow", in: world, playing: track)
+                let focus = try await Self.coordinator(world, policy: .pauseOthers)
+                try await Self.waitForPlayers(focus, [slow.name.rawValue: "Playing"])
+                slow.freeze()
+                focus.acquire(.music)
+                // The Pause's call timeout (1 s) passes while the player is frozen.
+                await focus.settle()
+                slow.thaw()
+                try await slow.waitForStatus("Paused")
+                try await Self.waitForPlayers(focus, [slow.name.rawValue: "Paused"])
+                focus.release(.music)
+                try await slow.waitForStatus("Playing")
+                slow.kill()
+            }
+        }
+
         /// mpv with its MPRIS plugin, where installed: a player linnet did not write.
         @Test(.enabled(if: OtherPlayer.mpvIsInstalled))
         func mpvIsPausedResumedDuckedAndRestored() async throws {

@@ -114,6 +114,33 @@ extension DesktopIntegrationTests {
             world.kill()
         }
 
+        /// The ducked player hangs through the next start: its entry stays in the journal (it
+        /// used to be cleared with the rest), and the start after puts the volume back.
+        @Test(.timeLimit(.minutes(2)))
+        func aPlayerThatDoesNotAnswerAtTheNextStartIsPutBackAtTheOneAfter() async throws {
+            let world = try LinnetWorld()
+            let long = try await world.makeTrack("other.ogg", title: "Other", seconds: 120)
+            let mine = try await world.makeTrack("mine.ogg", title: "Mine", seconds: 120)
+            let other = try await OtherPlayer("other", in: world, playing: long)
+            try await other.setVolume(0.8)
+            try await world.start(["--no-resume", "--focus", "duck", "--duck-level", "0.3", mine])
+            try await world.waitUntil("the other player ducked") { abs(try await other.volume() - 0.24) < 0.001 }
+            world.kill()
+
+            other.freeze()
+            try await world.start(["--no-resume", "--paused", mine])
+            try await world.waitUntil("the recovery given up") { world.log.contains("tried again at the next start") }
+            world.kill()
+            other.thaw()
+            #expect(abs(try await other.volume() - 0.24) < 0.001)
+
+            try await world.start(["--no-resume", "--paused", mine])
+            try await world.waitUntil("the volume put back") { abs(try await other.volume() - 0.8) < 0.001 }
+            #expect(world.log.contains("volume put back to 0.8"))
+            world.kill()
+            other.kill()
+        }
+
         /// The user changed the volume after linnet was killed: the next start leaves it.
         @Test(.timeLimit(.minutes(2)))
         func aVolumeTheUserChangedSinceIsLeftAlone() async throws {

@@ -99,6 +99,9 @@ final class OtherPlayer: @unchecked Sendable {
     /// Freezes the process: it keeps its name but answers nothing (a hung player).
     func freeze() { Foundation.kill(process.processIdentifier, SIGSTOP) }
 
+    /// Lets a frozen process run again: it then handles the calls that queued up meanwhile.
+    func thaw() { Foundation.kill(process.processIdentifier, SIGCONT) }
+
     /// SIGKILL (Swift Testing children do not receive SIGTERM); its name vanishes.
     func kill() {
         guard process.isRunning else { return }
