@@ -115,8 +115,9 @@ final class LinnetWorld: @unchecked Sendable {
 
     /// Waits until linnet's queue is published. linnet takes its name with an empty player and
     /// fills it in once what it was given (files, folders, the saved session) is resolved; it
-    /// always has something to play then, or exits.
-    func waitForQueue(timeout: Duration = .seconds(20)) async throws {
+    /// always has something to play then, or exits. `timeout` bounds a hang, not speed: the demo playlist is encoded before the first queue,
+    /// which took 26 s in a full suite on a machine loaded eight times over.
+    func waitForQueue(timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout.scaledForSanitizers
         while true {
             if case .array(_, let tracks)? = try? await proxy(MPRISNames.trackList).property("Tracks"), !tracks.isEmpty {
