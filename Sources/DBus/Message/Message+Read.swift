@@ -15,6 +15,20 @@ extension Message {
         return values
     }
 
+    /// The first `count` arguments that are strings, up to the first that is not; for calls
+    /// whose signature has been checked, without building ``DBusValue``s.
+    func leadingStrings(count: Int) -> [String] {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iterator) != 0 else { return [] }
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        while strings.count < count, dbus_message_iter_get_arg_type(&iterator) == TypeCode.string {
+            strings.append(Self.readString(&iterator))
+            dbus_message_iter_next(&iterator)
+        }
+        return strings
+    }
+
     private static func readBasic<T>(_ iterator: inout DBusMessageIter, initial: T) -> T {
         var value = initial
         withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
