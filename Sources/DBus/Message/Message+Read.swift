@@ -49,6 +49,26 @@ extension Message {
         return try DBusType(parsing: String(cString: signature))
     }
 
+    /// The basic type with type code `code`, or nil for containers and unknown codes.
+    private static func basicType(_ code: Int32) -> DBusType? {
+        switch code {
+        case TypeCode.byte: .byte
+        case TypeCode.boolean: .boolean
+        case TypeCode.int16: .int16
+        case TypeCode.uint16: .uint16
+        case TypeCode.int32: .int32
+        case TypeCode.uint32: .uint32
+        case TypeCode.int64: .int64
+        case TypeCode.uint64: .uint64
+        case TypeCode.double: .double
+        case TypeCode.string: .string
+        case TypeCode.objectPath: .objectPath
+        case TypeCode.signature: .signature
+        case TypeCode.unixFD: .unixFD
+        default: nil
+        }
+    }
+
     private static func readElements(_ iterator: inout DBusMessageIter) throws(DBusError) -> [DBusValue] {
         var inner = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &inner)
@@ -87,6 +107,10 @@ extension Message {
             // libdbus hands out a duplicate that the reader owns.
             return .unixFD(UnixFileDescriptor(taking: readBasic(&iterator, initial: Int32(-1))))
         case TypeCode.array:
+            // An array of a basic type (a list of track ids) needs no signature parsed.
+            if let element = basicType(dbus_message_iter_get_element_type(&iterator)) {
+                return .array(element, try readElements(&iterator))
+            }
             let type = try currentType(&iterator)
             switch type {
             case .array(let element):

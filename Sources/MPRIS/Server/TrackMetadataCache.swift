@@ -19,7 +19,8 @@ final class TrackMetadataCache: Sendable {
     /// Writes `metadata`'s map into `writer`, remembering it once it was written whole.
     func write(_ metadata: Metadata, to writer: inout DBusMessageWriter) {
         guard let id = metadata.trackID else { return metadata.write(to: &writer) }
-        if entries.withLock({ $0[id] }) == metadata {
+        // Compared in place: copying the cached metadata out would retain every string of it.
+        if entries.withLock({ $0[id] == metadata }) {
             return metadata.write(to: &writer, checked: false)
         }
         metadata.write(to: &writer)
