@@ -165,6 +165,13 @@ int main(int argc, char **argv) {
     measure_launch(bus, NAME, command, "/dev/null", "scale_", 600);
     char **tracks;
     int count = read_tracks(bus, &tracks);
+    /* linnet owns its name before it reads the playlist, and publishes the queue once resolved. */
+    for (int waited = 0; count < expected && waited < 600 * 50; waited++) {
+        for (int n = 0; n < count; n++) free(tracks[n]);
+        free(tracks);
+        sleep_ms(20);
+        count = read_tracks(bus, &tracks);
+    }
     if (count < expected) fail("the queue has %d tracks, expected %d", count, expected);
     output("scale_tracks", count);
     output("scale_rss_mib", settled_rss(bus) / 1024);

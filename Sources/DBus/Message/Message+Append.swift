@@ -74,7 +74,7 @@ extension Message {
         return dbus_message_iter_close_container(&iterator, &inner) != 0
     }
 
-    private static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) -> Bool {
+    static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) -> Bool {
         switch value {
         case .byte(let v): return appendBasic(v, code: TypeCode.byte, to: &iterator)
         case .boolean(let v): return appendBasic(dbus_bool_t(v ? 1 : 0), code: TypeCode.boolean, to: &iterator)

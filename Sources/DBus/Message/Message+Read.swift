@@ -15,6 +15,20 @@ extension Message {
         return values
     }
 
+    /// The first `count` arguments that are strings, up to the first that is not; for calls
+    /// whose signature has been checked, without building ``DBusValue``s.
+    func leadingStrings(count: Int) -> [String] {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iterator) != 0 else { return [] }
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        while strings.count < count, dbus_message_iter_get_arg_type(&iterator) == TypeCode.string {
+            strings.append(Self.readString(&iterator))
+            dbus_message_iter_next(&iterator)
+        }
+        return strings
+    }
+
     private static func readBasic<T>(_ iterator: inout DBusMessageIter, initial: T) -> T {
         var value = initial
         withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
@@ -33,6 +47,26 @@ extension Message {
         }
         defer { dbus_free(signature) }
         return try DBusType(parsing: String(cString: signature))
+    }
+
+    /// The basic type with type code `code`, or nil for containers and unknown codes.
+    private static func basicType(_ code: Int32) -> DBusType? {
+        switch code {
+        case TypeCode.byte: .byte
+        case TypeCode.boolean: .boolean
+        case TypeCode.int16: .int16
+        case TypeCode.uint16: .uint16
+        case TypeCode.int32: .int32
+        case TypeCode.uint32: .uint32
+        case TypeCode.int64: .int64
+        case TypeCode.uint64: .uint64
+        case TypeCode.double: .double
+        case TypeCode.string: .string
+        case TypeCode.objectPath: .objectPath
+        case TypeCode.signature: .signature
+        case TypeCode.unixFD: .unixFD
+        default: nil
+        }
     }
 
     private static func readElements(_ iterator: inout DBusMessageIter) throws(DBusError) -> [DBusValue] {
@@ -60,11 +94,9 @@ extension Message {
         case TypeCode.double: return .double(readBasic(&iterator, initial: Double(0)))
         case TypeCode.string: return .string(readString(&iterator))
         case TypeCode.objectPath:
-            let text = readString(&iterator)
-            guard let path = ObjectPath(rawValue: text) else {
-                throw DBusError(.invalidArgs, "invalid object path in message")
-            }
-            return .objectPath(path)
+            // libdbus validated the body when it loaded the message (a queue's worth of track
+            // ids is read this way).
+            return .objectPath(ObjectPath(unchecked: readString(&iterator)))
         case TypeCode.signature:
             let text = readString(&iterator)
             guard let signature = DBusSignature(rawValue: text) else {
@@ -75,6 +107,10 @@ extension Message {
             // libdbus hands out a duplicate that the reader owns.
             return .unixFD(UnixFileDescriptor(taking: readBasic(&iterator, initial: Int32(-1))))
         case TypeCode.array:
+            // An array of a basic type (a list of track ids) needs no signature parsed.
+            if let element = basicType(dbus_message_iter_get_element_type(&iterator)) {
+                return .array(element, try readElements(&iterator))
+            }
             let type = try currentType(&iterator)
             switch type {
             case .array(let element):

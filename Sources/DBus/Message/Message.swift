@@ -50,14 +50,16 @@ final class Message: @unchecked Sendable {
     var isSignal: Bool { kind == DBUS_MESSAGE_TYPE_SIGNAL }
     var isError: Bool { kind == DBUS_MESSAGE_TYPE_ERROR }
 
-    var path: ObjectPath? { dbus_message_get_path(raw).flatMap { ObjectPath(rawValue: String(cString: $0)) } }
+    // Header fields are valid by construction: libdbus validates them when it loads a received
+    // message and when one is built from our (validated) names, so they are not checked again.
+    var path: ObjectPath? { dbus_message_get_path(raw).map { ObjectPath(unchecked: String(cString: $0)) } }
     var interface: InterfaceName? {
-        dbus_message_get_interface(raw).flatMap { InterfaceName(rawValue: String(cString: $0)) }
+        dbus_message_get_interface(raw).map { InterfaceName(unchecked: String(cString: $0)) }
     }
-    var member: MemberName? { dbus_message_get_member(raw).flatMap { MemberName(rawValue: String(cString: $0)) } }
-    var sender: BusName? { dbus_message_get_sender(raw).flatMap { BusName(rawValue: String(cString: $0)) } }
+    var member: MemberName? { dbus_message_get_member(raw).map { MemberName(unchecked: String(cString: $0)) } }
+    var sender: BusName? { dbus_message_get_sender(raw).map { BusName(unchecked: String(cString: $0)) } }
     var destination: BusName? {
-        dbus_message_get_destination(raw).flatMap { BusName(rawValue: String(cString: $0)) }
+        dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
     }
     var errorName: ErrorName? {
         dbus_message_get_error_name(raw).flatMap { ErrorName(rawValue: String(cString: $0)) }

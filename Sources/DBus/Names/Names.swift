@@ -4,6 +4,9 @@ internal import CDBus
 public struct ObjectPath: ValidatedName {
     public let rawValue: String
 
+    /// Wraps a name libdbus has validated already (a header field of a message it accepted).
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
+
     /// Creates the path if it is a valid D-Bus object path.
     public init?(rawValue: String) {
         guard isValid(rawValue, dbus_validate_path) else { return nil }
@@ -36,6 +39,9 @@ public struct ObjectPath: ValidatedName {
 public struct BusName: ValidatedName {
     public let rawValue: String
 
+    /// Wraps a name libdbus has validated already (a header field of a message it accepted).
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
+
     /// Creates the name if it is a valid bus name.
     public init?(rawValue: String) {
         guard isValid(rawValue, dbus_validate_bus_name) else { return nil }
@@ -52,6 +58,9 @@ public struct BusName: ValidatedName {
 /// An interface name such as `org.mpris.MediaPlayer2.Player`.
 public struct InterfaceName: ValidatedName {
     public let rawValue: String
+
+    /// Wraps a name libdbus has validated already (a header field of a message it accepted).
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     /// Creates the name if it is a valid interface name.
     public init?(rawValue: String) {
@@ -72,6 +81,9 @@ public struct InterfaceName: ValidatedName {
 /// A method, signal or property name such as `PlayPause`.
 public struct MemberName: ValidatedName {
     public let rawValue: String
+
+    /// Wraps a name libdbus has validated already (a header field of a message it accepted).
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     /// Creates the name if it is a valid member name.
     public init?(rawValue: String) {

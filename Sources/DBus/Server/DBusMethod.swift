@@ -26,6 +26,12 @@ public enum DBusMethodHandler: Sendable {
     case immediate(@Sendable (DBusMethodCall) throws -> [DBusValue])
     /// Runs on the loop thread and answers later, from any thread, through the ``DBusPendingReply``.
     case deferred(@Sendable (DBusMethodCall, DBusPendingReply) -> Void)
+    /// Runs on the loop thread and writes the reply's values straight into the reply message,
+    /// building no ``DBusValue``: for calls answered often with large replies. A reply whose
+    /// signature is not the declared outputs' is answered `Failed`; a value the writer refuses
+    /// (``DBusMessageWriter/fail(_:)``) is answered with that error. Inside a container the
+    /// writer must write the types it opened it with (libdbus aborts otherwise).
+    case writing(@Sendable (DBusMethodCall, inout DBusMessageWriter) throws -> Void)
 }
 
 /// A method an exported interface offers.
@@ -33,9 +39,13 @@ public struct DBusMethod: Sendable {
     /// The method name.
     public var name: MemberName
     /// Input arguments; calls with another signature get `InvalidArgs`.
-    public var inputs: [DBusArgument]
+    public var inputs: [DBusArgument] {
+        didSet { (inputSignature, inputLimits) = (Self.signature(of: inputs), inputs.map(\.limit)) }
+    }
     /// Output arguments; the handler's reply must have these types.
-    public var outputs: [DBusArgument]
+    public var outputs: [DBusArgument] {
+        didSet { (outputSignature, outputTypes) = (Self.signature(of: outputs), outputs.map(\.type)) }
+    }
     /// Method annotations.
     public var annotations: [DBusAnnotation]
     /// Produces the reply.
@@ -60,6 +70,8 @@ public struct DBusMethod: Sendable {
         self.outputs = outputs
         self.annotations = annotations
         self.handler = handler
+        (inputSignature, inputLimits) = (Self.signature(of: inputs), inputs.map(\.limit))
+        (outputSignature, outputTypes) = (Self.signature(of: outputs), outputs.map(\.type))
     }
 
     /// Declares a method whose reply comes from async work; the call is answered when it finishes.
@@ -75,6 +87,16 @@ public struct DBusMethod: Sendable {
         })
     }
 
-    /// The signature calls must carry.
-    var inputSignature: String { inputs.map(\.type.signature).joined() }
+    /// The signature calls must carry (kept, not derived per call).
+    private(set) var inputSignature: String
+    /// The limits of the inputs, in order.
+    private(set) var inputLimits: [DBusArgumentLimit?]
+    /// The signature replies carry.
+    private(set) var outputSignature: String
+    /// The types of the outputs, in order.
+    private(set) var outputTypes: [DBusType]
+
+    private static func signature(of arguments: [DBusArgument]) -> String {
+        arguments.map(\.type.signature).joined()
+    }
 }

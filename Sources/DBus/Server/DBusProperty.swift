@@ -26,7 +26,9 @@ public struct DBusProperty: Sendable {
     /// The property name.
     public var name: MemberName
     /// Its type; Set with another type answers `InvalidArgs`.
-    public var type: DBusType
+    public var type: DBusType {
+        didSet { variantSignature = DBusSignatureText(type) }
+    }
     /// Readable, writable or both.
     public var access: Access
     /// How changes are signalled.
@@ -37,13 +39,21 @@ public struct DBusProperty: Sendable {
     public var getter: @Sendable () throws -> DBusValue
     /// Applies a new value (already type-checked) on the loop thread.
     public var setter: (@Sendable (DBusValue) throws -> Void)?
+    /// Writes the current value, of ``type``, straight into the reply on the loop thread: Get and
+    /// GetAll then build no ``DBusValue``. It must write exactly one value of ``type`` (libdbus
+    /// aborts on another type inside the variant it is given); when it stops the writer with an
+    /// error, the reply is built again from ``getter``, so errors read as they always did.
+    public var writer: (@Sendable (inout DBusMessageWriter) -> Void)?
+    /// ``type``'s signature, kept for the variant each reply opens.
+    private(set) var variantSignature: DBusSignatureText
 
     /// Declares a property.
     public init(
         _ name: MemberName, type: DBusType, access: Access = .read,
         emitsChangedSignal: EmitsChangedSignal = .true, annotations: [DBusAnnotation] = [],
         get getter: @escaping @Sendable () throws -> DBusValue,
-        set setter: (@Sendable (DBusValue) throws -> Void)? = nil
+        set setter: (@Sendable (DBusValue) throws -> Void)? = nil,
+        write writer: (@Sendable (inout DBusMessageWriter) -> Void)? = nil
     ) {
         self.name = name
         self.type = type
@@ -52,6 +62,8 @@ public struct DBusProperty: Sendable {
         self.annotations = annotations
         self.getter = getter
         self.setter = setter
+        self.writer = writer
+        variantSignature = DBusSignatureText(type)
     }
 
     /// Whether Get is allowed.

@@ -62,19 +62,21 @@ extension DBusConnection {
                 throw DBusError(.invalidArgs, "Method '\(member)' expects signature '\(method.inputSignature)' but got '\(signature)'")
             }
             // Before anything is decoded: an oversized argument costs no more than its receipt.
-            if let problem = message.limitViolation(method.inputs.map(\.limit)) {
+            if let problem = message.limitViolation(method.inputLimits) {
                 throw DBusError(.limitsExceeded, "\(member): \(problem)")
             }
             let call = DBusMethodCall(
                 sender: message.sender, path: path, interface: message.interface, member: member,
                 arguments: try message.readArguments())
-            let outputs = method.outputs.map(\.type)
+            let outputs = method.outputTypes
             switch method.handler {
             case .immediate(let handler):
                 let result = Result<[DBusValue], any Error> { try handler(call) }
                 sendReply(to: message, result: result, outputs: outputs)
             case .deferred(let handler):
                 handler(call, DBusPendingReply(call: message, connection: self, outputs: outputs))
+            case .writing(let handler):
+                sendWrittenReply(to: message, call: call, method: method, handler: handler)
             }
         } catch {
             sendReply(to: message, result: .failure(error), outputs: [])
@@ -97,6 +99,37 @@ extension DBusConnection {
         }
         let xml = Introspection.document(interfaces: interfaces, children: children)
         sendReply(to: message, result: .success([.string(xml)]), outputs: [.string])
+    }
+
+    /// Sends the reply a ``DBusMethodHandler/writing(_:)`` handler writes: its error if it
+    /// throws or stops the writer, `Failed` if what it wrote is not the declared outputs.
+    private func sendWrittenReply(
+        to message: Message, call: DBusMethodCall, method: DBusMethod,
+        handler: @Sendable (DBusMethodCall, inout DBusMessageWriter) throws -> Void
+    ) {
+        var thrown: (any Error)?
+        let reply: Message?
+        do {
+            let built = try message.makeReturn { writer in
+                do {
+                    try handler(call, &writer)
+                } catch {
+                    thrown = error
+                    writer.fail(DBusError(.failed, "the handler failed"))
+                }
+            }
+            let written = built.signature
+            reply = written == method.outputSignature
+                ? built
+                : message.makeError(DBusError(.failed, "the handler answered '\(written)' where '\(method.outputSignature)' was declared"))
+        } catch {
+            switch thrown ?? error {
+            case let error as DBusError: reply = message.makeError(error)
+            case let error: reply = message.makeError(DBusError(.failed, String(describing: error)))
+            }
+        }
+        // Even with no reply expected the handler ran: a method's effect does not depend on it.
+        if message.expectsReply, let reply { try? send(reply) }
     }
 
     /// Sends the reply for `call` unless the caller asked for none. Reply values are checked

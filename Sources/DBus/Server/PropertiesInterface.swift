@@ -6,11 +6,12 @@ extension DBusConnection {
         guard let interfaces = registry.interfaces(at: path) else {
             throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
         }
-        switch (member.rawValue, message.signature) {
+        let signature = message.signature
+        switch (member.rawValue, signature) {
         case ("Get", "ss"), ("GetAll", "s"), ("Set", "ssv"):
             break
         case ("Get", _), ("GetAll", _), ("Set", _):
-            throw DBusError(.invalidArgs, "Wrong signature '\(message.signature)' for Properties.\(member)")
+            throw DBusError(.invalidArgs, "Wrong signature '\(signature)' for Properties.\(member)")
         default:
             throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface 'org.freedesktop.DBus.Properties'")
         }
@@ -19,17 +20,28 @@ extension DBusConnection {
         if let problem = message.limitViolation(Self.nameLimits) {
             throw DBusError(.limitsExceeded, "Properties.\(DBusError.excerpt(member.rawValue)): \(problem)")
         }
-        let arguments = try message.readArguments(count: 2)
-        switch (member.rawValue, message.signature) {
+        // The leading names are strings (the signature says so), read without building values.
+        let arguments = message.leadingStrings(count: 2)
+        switch (member.rawValue, signature) {
         case ("Get", "ss"):
             let property = try lookUp(arguments, in: interfaces)
             guard property.isReadable else {
                 throw DBusError(.accessDenied, "Property '\(property.name)' is not readable")
             }
+            if let writer = property.writer {
+                guard message.expectsReply else { return }
+                if let reply = try? message.makeReturn(writing: { body in
+                    body.appendVariant(of: property.variantSignature, writer)
+                }) {
+                    try? send(reply)
+                    return
+                }
+                // The writer stopped: the getter answers, with its value or its error.
+            }
             let value = try readProperty(property)
             sendReply(to: message, result: .success([.variant(value)]), outputs: [.variant])
         case ("GetAll", "s"):
-            guard case .string(let name) = arguments[0] else { throw DBusError(.invalidArgs, "expected 's'") }
+            let name = arguments[0]
             let selected: [DBusInterface]
             if name.isEmpty {
                 selected = interfaces
@@ -39,6 +51,10 @@ extension DBusConnection {
                 selected = []
             } else {
                 throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(name))' at object path '\(DBusError.excerpt(path.rawValue))'")
+            }
+            if let reply = Self.writtenReply(to: message, properties: selected) {
+                try? send(reply)
+                return
             }
             var entries: [DBusDictionaryEntry] = []
             for interface in selected {
@@ -87,10 +103,28 @@ extension DBusConnection {
     /// 1024 values in all.
     static let setValueLimit = DBusArgumentLimit(maxStringBytes: 8192, maxElements: 256, maxValues: 1024)
 
-    private func lookUp(_ arguments: [DBusValue], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
-        guard case .string(let interfaceName) = arguments[0], case .string(let propertyName) = arguments[1] else {
-            throw DBusError(.invalidArgs, "expected interface and property names")
+    /// GetAll's reply written straight from the properties' writers, when every readable one
+    /// has a writer and all of them wrote; nil sends the caller down the getters' path (which
+    /// skips a failing getter, as a panel needs). No reply expected: nothing to build, nor sent.
+    private static func writtenReply(to call: Message, properties interfaces: [DBusInterface]) -> Message? {
+        guard interfaces.allSatisfy({ $0.properties.allSatisfy { !$0.isReadable || $0.writer != nil } }) else {
+            return nil
         }
+        guard call.expectsReply else { return nil }
+        return try? call.makeReturn { body in
+            body.appendArray(of: .stringVariantEntry) { map in
+                for interface in interfaces {
+                    for property in interface.properties where property.isReadable {
+                        guard map.isWriting, let writer = property.writer else { return }
+                        map.appendEntry(property.name.rawValue, variantOf: property.variantSignature, writer)
+                    }
+                }
+            }
+        }
+    }
+
+    private func lookUp(_ arguments: [String], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
+        let (interfaceName, propertyName) = (arguments[0], arguments[1])
         let candidates: [DBusInterface]
         if interfaceName.isEmpty {
             candidates = interfaces

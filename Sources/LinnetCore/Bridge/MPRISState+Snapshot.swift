@@ -56,25 +56,28 @@ extension Metadata {
     /// The MPRIS metadata map for a queue entry, typed as clients need it.
     init(_ item: TrackItem) {
         let (entry, facts) = (item.entry, item.facts)
+        // Read once: each `facts.tags` copies every field out of the facts' box (GetTracksMetadata
+        // builds this for every row it answers).
+        let tags = facts.tags
         // The queue keeps a stream's credentials for the engine; nothing shown to clients has them.
         let shownURI = URICredentials.removed(from: entry.uri)
         self.init(trackID: TrackID.forEntry(entry.id))
         title = facts.title(for: shownURI)
         artists = facts.artists
-        album = facts.tags.album
-        albumArtists = facts.tags.albumArtists
+        album = tags.album
+        albumArtists = tags.albumArtists
         length = facts.length?.inMicroseconds
-        trackNumber = facts.tags.trackNumber.map { Int32(clamping: $0) }
-        discNumber = facts.tags.discNumber.map { Int32(clamping: $0) }
-        genres = facts.tags.genres
-        composers = facts.tags.composers
-        comments = facts.tags.comment.map { [$0] } ?? []
-        contentCreated = facts.tags.date
+        trackNumber = tags.trackNumber.map { Int32(clamping: $0) }
+        discNumber = tags.discNumber.map { Int32(clamping: $0) }
+        genres = tags.genres
+        composers = tags.composers
+        comments = tags.comment.map { [$0] } ?? []
+        contentCreated = tags.date
         // Plain words only: tags and sidecars may hold LRC, whose stamps are for Linnet1.
         lyrics = TrackLyrics.plainText(of: facts)
         // Tag values come from untrusted files: a NaN or huge BPM must not trap.
-        beatsPerMinute = facts.tags.beatsPerMinute.flatMap { $0.isFinite ? Int32(exactly: $0.rounded()) : nil }
-        artURL = facts.tags.artURI
+        beatsPerMinute = tags.beatsPerMinute.flatMap { $0.isFinite ? Int32(exactly: $0.rounded()) : nil }
+        artURL = tags.artURI
         url = shownURI
         if let failure = facts.failure { extra["linnet:error"] = .string(URICredentials.scrubbed(failure)) }
     }

@@ -7,19 +7,16 @@ extension MPRISServer {
         return DBusInterface(
             name: MPRISNames.trackList,
             methods: [
+                // Written straight into the reply: panels page through the list with this call.
                 DBusMethod("GetTracksMetadata", inputs: [DBusArgument("TrackIds", .array(.objectPath))],
-                           outputs: [DBusArgument("Metadata", .array(metadataType))]) { [weak self] call in
-                    guard let self, let handler = trackListHandler else { return [.array(metadataType, [])] }
+                           outputs: [DBusArgument("Metadata", .array(metadataType))],
+                           handler: .writing { [weak self] call, writer in
                     let ids = try call.argument(0, as: [ObjectPath].self)
-                    guard ids.count <= Self.maximumTracksPerRequest else {
-                        throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
+                    let metadata = try self?.tracksMetadata(ids) ?? []
+                    writer.appendArray(of: .stringVariantDictionary) { array in
+                        for track in metadata where array.isWriting { self?.trackMetadataCache.write(track, to: &array) }
                     }
-                    let received = ids.compactMap { TrackID(received: $0) }
-                    let requested = state.withLock { state in
-                        received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
-                    }
-                    return [.array(metadataType, handler.metadata(for: requested).map(trackMetadataCache.value(for:)))]
-                },
+                }),
                 DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
                                                 DBusArgument("SetAsCurrent", .boolean)]) { [weak self] call in
                     try self?.addTrack(uri: call.argument(0), after: call.argument(1), setAsCurrent: call.argument(2))
@@ -51,6 +48,19 @@ extension MPRISServer {
 
     /// The most ids one GetTracksMetadata call may ask for.
     static let maximumTracksPerRequest = 10_000
+
+    /// GetTracksMetadata's answer: the metadata of those of `ids` in the list, in order.
+    private func tracksMetadata(_ ids: [ObjectPath]) throws(DBusError) -> [Metadata] {
+        guard let handler = trackListHandler else { return [] }
+        guard ids.count <= Self.maximumTracksPerRequest else {
+            throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
+        }
+        let received = ids.compactMap { TrackID(received: $0) }
+        let requested = state.withLock { state in
+            received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
+        }
+        return handler.metadata(for: requested)
+    }
 
     private func addTrack(uri: String, after: ObjectPath, setAsCurrent: Bool) throws(DBusError) {
         guard let handler = trackListHandler else { return }

@@ -151,24 +151,35 @@ public final class MPRISServer: Sendable {
     /// Declares the properties of `table` as D-Bus properties reading the live state.
     func declare(_ table: [PropertySpec], setters: [MemberName: @Sendable (DBusValue) throws -> Void] = [:]) -> [DBusProperty] {
         table.map { spec in
-            let read = spec.read
+            let (read, write) = (spec.read, spec.write)
             let getter: @Sendable () throws -> DBusValue
+            let writer: @Sendable (inout DBusMessageWriter) -> Void
             if spec.name == "Position" {
                 getter = { [weak self] in .int64(self?.livePosition() ?? 0) }
+                writer = { [weak self] in $0.append(self?.livePosition() ?? 0) }
             } else if spec.name == "Metadata" {
                 getter = { [weak self] in
                     guard let self else { throw DBusError(.unknownObject, "the player is gone") }
                     return metadataCache.value(for: state.withLock { $0.player.metadata })
+                }
+                // Written from a copy: the state lock is not held while libdbus copies the strings.
+                writer = { [weak self] writer in
+                    guard let self else { return writer.fail(DBusError(.unknownObject, "the player is gone")) }
+                    state.withLock { $0.player.metadata }.write(to: &writer)
                 }
             } else {
                 getter = { [weak self] in
                     guard let self else { throw DBusError(.unknownObject, "the player is gone") }
                     return self.state.withLock { read($0) }
                 }
+                writer = { [weak self] writer in
+                    guard let self else { return writer.fail(DBusError(.unknownObject, "the player is gone")) }
+                    state.withLock { write($0, &writer) }
+                }
             }
             return DBusProperty(
                 spec.name, type: spec.type, access: spec.access, emitsChangedSignal: spec.emits,
-                annotations: spec.annotations, get: getter, set: setters[spec.name])
+                annotations: spec.annotations, get: getter, set: setters[spec.name], write: writer)
         }
     }
 }

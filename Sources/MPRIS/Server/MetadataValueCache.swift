@@ -3,9 +3,9 @@ import Synchronization
 
 /// The `a{sv}` of the last metadata read, reused while the metadata stays the same.
 ///
-/// Panels read `Metadata` far more often than it changes (every GetAll of the Player), and
-/// building the map was ~10% of linnet's CPU per GetAll in `make bench`; comparing two
-/// `Metadata` values costs a fraction of that.
+/// Serves the `Metadata` property's getter, which Get and GetAll use only when the property's
+/// writer stops (they write the map straight into the reply otherwise), and any reader of the
+/// property as a value; comparing two `Metadata` values costs a fraction of building the map.
 final class MetadataValueCache: Sendable {
     private let last = Mutex<(metadata: Metadata, value: DBusValue)?>(nil)
 

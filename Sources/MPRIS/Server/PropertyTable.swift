@@ -10,13 +10,17 @@ struct PropertySpec: Sendable {
     let emits: EmitsChangedSignal
     let isOptional: Bool
     let read: @Sendable (MPRISState) -> DBusValue
+    /// Writes the value straight into a reply (Get, GetAll) without building ``read``'s value.
+    let write: @Sendable (MPRISState, inout DBusMessageWriter) -> Void
     /// Compares the typed values directly, for properties whose D-Bus form is costly to build
     /// (Metadata, Tracks): change detection then builds it only when it is sent.
     let same: (@Sendable (MPRISState, MPRISState) -> Bool)?
 
+    /// A property of any type; `write` defaults to writing `read`'s value (validated).
     init(_ name: MemberName, _ type: DBusType, _ access: DBusProperty.Access = .read,
          emits: EmitsChangedSignal = .true, optional: Bool = false,
          same: (@Sendable (MPRISState, MPRISState) -> Bool)? = nil,
+         write: (@Sendable (MPRISState, inout DBusMessageWriter) -> Void)? = nil,
          read: @escaping @Sendable (MPRISState) -> DBusValue) {
         self.name = name
         self.type = type
@@ -25,54 +29,89 @@ struct PropertySpec: Sendable {
         self.isOptional = optional
         self.same = same
         self.read = read
+        self.write = write ?? { state, writer in writer.append(read(state)) }
     }
 
     var annotations: [DBusAnnotation] { isOptional ? [MPRISNames.optionalAnnotation] : [] }
+
+    /// A `b` property.
+    static func boolean(_ name: MemberName, _ access: DBusProperty.Access = .read, emits: EmitsChangedSignal = .true,
+                        optional: Bool = false, _ value: @escaping @Sendable (MPRISState) -> Bool) -> PropertySpec {
+        PropertySpec(name, .boolean, access, emits: emits, optional: optional,
+                     write: { state, writer in writer.append(value(state)) }) { .boolean(value($0)) }
+    }
+
+    /// An `s` property.
+    static func string(_ name: MemberName, _ access: DBusProperty.Access = .read, optional: Bool = false,
+                       _ value: @escaping @Sendable (MPRISState) -> String) -> PropertySpec {
+        PropertySpec(name, .string, access, optional: optional,
+                     write: { state, writer in writer.append(value(state)) }) { .string(value($0)) }
+    }
+
+    /// A `d` property.
+    static func double(_ name: MemberName, _ access: DBusProperty.Access = .read,
+                       _ value: @escaping @Sendable (MPRISState) -> Double) -> PropertySpec {
+        PropertySpec(name, .double, access, write: { state, writer in writer.append(value(state)) }) { .double(value($0)) }
+    }
+
+    /// An `as` property.
+    static func strings(_ name: MemberName, _ value: @escaping @Sendable (MPRISState) -> [String]) -> PropertySpec {
+        PropertySpec(name, .array(.string), write: { state, writer in writer.append(value(state)) }) { value($0).dbusValue }
+    }
 }
 
 enum PropertyTable {
     static let root: [PropertySpec] = [
-        PropertySpec("CanQuit", .boolean) { .boolean($0.root.canQuit) },
-        PropertySpec("Fullscreen", .boolean, .readwrite, optional: true) { .boolean($0.root.fullscreen) },
-        PropertySpec("CanSetFullscreen", .boolean, optional: true) { .boolean($0.root.canSetFullscreen) },
-        PropertySpec("CanRaise", .boolean) { .boolean($0.root.canRaise) },
-        PropertySpec("HasTrackList", .boolean) { .boolean($0.root.hasTrackList) },
-        PropertySpec("Identity", .string) { .string($0.root.identity) },
-        PropertySpec("DesktopEntry", .string, optional: true) { .string($0.root.desktopEntry ?? "") },
-        PropertySpec("SupportedUriSchemes", .array(.string)) { $0.root.supportedURISchemes.dbusValue },
-        PropertySpec("SupportedMimeTypes", .array(.string)) { $0.root.supportedMIMETypes.dbusValue },
+        .boolean("CanQuit") { $0.root.canQuit },
+        .boolean("Fullscreen", .readwrite, optional: true) { $0.root.fullscreen },
+        .boolean("CanSetFullscreen", optional: true) { $0.root.canSetFullscreen },
+        .boolean("CanRaise") { $0.root.canRaise },
+        .boolean("HasTrackList") { $0.root.hasTrackList },
+        .string("Identity") { $0.root.identity },
+        .string("DesktopEntry", optional: true) { $0.root.desktopEntry ?? "" },
+        .strings("SupportedUriSchemes") { $0.root.supportedURISchemes },
+        .strings("SupportedMimeTypes") { $0.root.supportedMIMETypes },
     ]
 
     static let player: [PropertySpec] = [
-        PropertySpec("PlaybackStatus", .string) { .string($0.player.playbackStatus.rawValue) },
-        PropertySpec("LoopStatus", .string, .readwrite, optional: true) { .string($0.player.loopStatus.rawValue) },
-        PropertySpec("Rate", .double, .readwrite) { .double($0.player.rate) },
-        PropertySpec("Shuffle", .boolean, .readwrite, optional: true) { .boolean($0.player.shuffle) },
-        PropertySpec("Metadata", MPRISTypes.metadata,
-                     same: { $0.player.metadata == $1.player.metadata }) { $0.player.metadata.dbusValue },
-        PropertySpec("Volume", .double, .readwrite) { .double($0.player.volume) },
-        PropertySpec("Position", .int64, emits: .false) { .int64($0.player.position) },
-        PropertySpec("MinimumRate", .double) { .double($0.player.minimumRate) },
-        PropertySpec("MaximumRate", .double) { .double($0.player.maximumRate) },
-        PropertySpec("CanGoNext", .boolean) { .boolean($0.player.canGoNext) },
-        PropertySpec("CanGoPrevious", .boolean) { .boolean($0.player.canGoPrevious) },
-        PropertySpec("CanPlay", .boolean) { .boolean($0.player.canPlay) },
-        PropertySpec("CanPause", .boolean) { .boolean($0.player.canPause) },
-        PropertySpec("CanSeek", .boolean) { .boolean($0.player.canSeek) },
-        PropertySpec("CanControl", .boolean, emits: .false) { .boolean($0.player.canControl) },
+        .string("PlaybackStatus") { $0.player.playbackStatus.rawValue },
+        .string("LoopStatus", .readwrite, optional: true) { $0.player.loopStatus.rawValue },
+        .double("Rate", .readwrite) { $0.player.rate },
+        .boolean("Shuffle", .readwrite, optional: true) { $0.player.shuffle },
+        PropertySpec("Metadata", MPRISTypes.metadata, same: { $0.player.metadata == $1.player.metadata },
+                     write: { state, writer in state.player.metadata.write(to: &writer) }) { $0.player.metadata.dbusValue },
+        .double("Volume", .readwrite) { $0.player.volume },
+        PropertySpec("Position", .int64, emits: .false, write: { state, writer in writer.append(state.player.position) }) {
+            .int64($0.player.position)
+        },
+        .double("MinimumRate") { $0.player.minimumRate },
+        .double("MaximumRate") { $0.player.maximumRate },
+        .boolean("CanGoNext") { $0.player.canGoNext },
+        .boolean("CanGoPrevious") { $0.player.canGoPrevious },
+        .boolean("CanPlay") { $0.player.canPlay },
+        .boolean("CanPause") { $0.player.canPause },
+        .boolean("CanSeek") { $0.player.canSeek },
+        .boolean("CanControl", emits: .false) { $0.player.canControl },
     ]
 
     static let trackList: [PropertySpec] = [
         PropertySpec("Tracks", .array(.objectPath), emits: .invalidates,
-                     same: { $0.trackList.tracks == $1.trackList.tracks }) {
+                     same: { $0.trackList.tracks == $1.trackList.tracks },
+                     write: { state, writer in
+                         writer.appendArray(of: .objectPath) { array in
+                             for track in state.trackList.tracks { array.append(track.path) }
+                         }
+                     }) {
             .array(.objectPath, $0.trackList.tracks.map { .objectPath($0.path) })
         },
-        PropertySpec("CanEditTracks", .boolean) { .boolean($0.trackList.canEditTracks) },
+        .boolean("CanEditTracks") { $0.trackList.canEditTracks },
     ]
 
     static let playlists: [PropertySpec] = [
-        PropertySpec("PlaylistCount", .uint32) { .uint32($0.playlists.playlistCount) },
-        PropertySpec("Orderings", .array(.string)) { $0.playlists.orderings.map(\.rawValue).dbusValue },
+        PropertySpec("PlaylistCount", .uint32, write: { state, writer in writer.append(state.playlists.playlistCount) }) {
+            .uint32($0.playlists.playlistCount)
+        },
+        .strings("Orderings") { $0.playlists.orderings.map(\.rawValue) },
         PropertySpec("ActivePlaylist", .structure([.boolean, MPRISTypes.playlist])) {
             Playlist.maybe($0.playlists.activePlaylist)
         },

@@ -1,29 +1,33 @@
 import DBus
 import Synchronization
 
-/// The `a{sv}` of each track's metadata last sent in a GetTracksMetadata reply, reused while the
-/// handler answers the same metadata for that track.
+/// The metadata of each track last written into a GetTracksMetadata reply, whose strings are
+/// then known to be writable: while the handler answers the same metadata for that track, it is
+/// written again without checking each string for what libdbus refuses.
 ///
-/// Panels page through the track list again and again (GetTracksMetadata of the visible rows);
-/// building the map is most of the server's own work per track. Reuse is decided by comparing
-/// the metadata itself, so a tag change (or a handler that changed without TrackMetadataChanged)
-/// is never answered with a stale map. At most ``capacity`` tracks are kept, so a 100 000-track
-/// queue does not keep an encoded copy of every track; when full, the cache starts over.
+/// Panels page through the track list again and again (GetTracksMetadata of the visible rows).
+/// Reuse is decided by comparing the metadata itself, so a tag change (or a handler that changed
+/// without TrackMetadataChanged) is never answered with stale values. At most ``capacity`` tracks
+/// are kept, so a 100 000-track queue does not keep a copy of every track; when full, the cache
+/// starts over.
 final class TrackMetadataCache: Sendable {
     /// The most tracks kept: a few screens of rows.
     static let capacity = 512
 
-    private let entries = Mutex<[TrackID: (metadata: Metadata, value: DBusValue)]>([:])
+    private let entries = Mutex<[TrackID: Metadata]>([:])
 
-    /// `metadata.dbusValue`, built only when this track's metadata differs from the last one.
-    func value(for metadata: Metadata) -> DBusValue {
-        guard let id = metadata.trackID else { return metadata.dbusValue }
-        if let cached = entries.withLock({ $0[id] }), cached.metadata == metadata { return cached.value }
-        let value = metadata.dbusValue
+    /// Writes `metadata`'s map into `writer`, remembering it once it was written whole.
+    func write(_ metadata: Metadata, to writer: inout DBusMessageWriter) {
+        guard let id = metadata.trackID else { return metadata.write(to: &writer) }
+        // Compared in place: copying the cached metadata out would retain every string of it.
+        if entries.withLock({ $0[id] == metadata }) {
+            return metadata.write(to: &writer, checked: false)
+        }
+        metadata.write(to: &writer)
+        guard writer.isWriting else { return }
         entries.withLock { entries in
             if entries.count >= Self.capacity, entries[id] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[id] = (metadata, value)
+            entries[id] = metadata
         }
-        return value
     }
 }

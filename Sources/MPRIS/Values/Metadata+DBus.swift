@@ -37,6 +37,63 @@ extension Metadata {
         return .stringVariantDictionary(entries)
     }
 
+    /// Writes the `a{sv}` map straight into a message: the same entries, order and types as
+    /// ``dbusValue``, without building it. A string with NUL stops `writer` with `InvalidArgs`.
+    public func write(to writer: inout DBusMessageWriter) {
+        write(to: &writer, checked: true)
+    }
+
+    /// `checked: false` only for metadata equal to one written whole before (its strings passed).
+    func write(to writer: inout DBusMessageWriter, checked: Bool) {
+        let trusted = writer.trustsStrings
+        writer.trustsStrings = !checked
+        defer { writer.trustsStrings = trusted }
+        writer.appendArray(of: .stringVariantEntry) { map in
+            func add(_ key: String, _ value: String?) {
+                if let value { map.appendEntry(key, variantOf: .string) { $0.append(value) } }
+            }
+            func add(_ key: String, _ value: Int32?) {
+                if let value { map.appendEntry(key, variantOf: .int32) { $0.append(value) } }
+            }
+            func add(_ key: String, _ value: Double?) {
+                if let value { map.appendEntry(key, variantOf: .double) { $0.append(value) } }
+            }
+            func addList(_ key: String, _ values: [String]) {
+                if !values.isEmpty { map.appendEntry(key, variantOf: .stringArray) { $0.append(values) } }
+            }
+            if let trackID, !trackID.isNoTrack {
+                map.appendEntry("mpris:trackid", variantOf: .objectPath) { $0.append(trackID.path) }
+            }
+            if let length { map.appendEntry("mpris:length", variantOf: .int64) { $0.append(length) } }
+            add("mpris:artUrl", artURL)
+            add("xesam:title", title)
+            addList("xesam:artist", artists)
+            add("xesam:album", album)
+            addList("xesam:albumArtist", albumArtists)
+            add("xesam:trackNumber", trackNumber)
+            add("xesam:discNumber", discNumber)
+            addList("xesam:genre", genres)
+            addList("xesam:composer", composers)
+            addList("xesam:lyricist", lyricists)
+            addList("xesam:comment", comments)
+            add("xesam:contentCreated", contentCreated)
+            add("xesam:asText", lyrics)
+            add("xesam:audioBPM", beatsPerMinute)
+            add("xesam:autoRating", autoRating)
+            add("xesam:userRating", userRating)
+            add("xesam:useCount", useCount)
+            add("xesam:firstUsed", firstUsed)
+            add("xesam:lastUsed", lastUsed)
+            add("xesam:url", url)
+            if !extra.isEmpty {
+                for key in extra.keys.sorted() {
+                    let value = extra[key]!
+                    map.appendEntry(key, variantOf: DBusSignatureText(value.type)) { $0.append(value) }
+                }
+            }
+        }
+    }
+
     /// Reads a metadata map as a client receives it. Known keys with an unexpected type are
     /// kept in ``extra`` rather than dropped.
     public init(dbusValue: DBusValue) {

@@ -14,9 +14,12 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
 
     /// Wraps `path`, or returns nil if it lies in the reserved `/org/mpris` namespace.
     public init?(_ path: ObjectPath) {
-        guard !path.isDescendant(of: "/org/mpris") else { return nil }
+        guard !path.isDescendant(of: Self.reservedPrefix) else { return nil }
         self.path = path
     }
+
+    /// Kept, not written as a literal at the check: a literal path is validated each time it is made.
+    private static let reservedPrefix: ObjectPath = "/org/mpris"
 
     /// A track id from a path string, or nil if invalid or reserved.
     public init?(_ string: String) {
