@@ -140,7 +140,7 @@ let package = Package(
             name: "LinnetTests",
             dependencies: [
                 "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients",
-                "Playback",
+                "Playback", "LibraryCache",
                 "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
