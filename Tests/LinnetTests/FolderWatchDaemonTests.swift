@@ -22,7 +22,7 @@ import TestSupport
         let arguments = pipeline
         let made = try await offPool { try ExternalTool.run("gst-launch-1.0", arguments) }
         guard made.status == 0 else { throw TestSupportError("gst-launch failed: \(made.stderr)") }
-        if atomically { try FileManager.default.moveItem(atPath: target, toPath: path) }
+        if atomically, rename(target, path) != 0 { throw TestSupportError("rename: errno \(errno)") }
     }
 
     private static func titled(_ title: String) -> String {
@@ -179,7 +179,7 @@ import TestSupport
         }
         // A user namespace of its own whose inotify watch budget is 0 (the count is per
         // namespace, so this machine's other programs keep theirs).
-        world.launcher = ["unshare", "--user", "--map-root-user", "sh", "-c",
+        world.launcher = ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", "-c",
                           #"echo 0 > /proc/sys/user/max_inotify_watches && exec "$0" "$@""#]
         try await world.start(["--no-resume", "--paused"] + paths)
         try await world.waitForScannedQueue()
