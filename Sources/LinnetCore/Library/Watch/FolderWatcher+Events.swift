@@ -47,6 +47,15 @@ extension FolderWatcher {
     private func handle(_ descriptor: Int32, _ mask: UInt32, _ name: String, into changes: inout FolderChanges,
                         problems: inout [String]) {
         func has(_ flags: Int32) -> Bool { mask & UInt32(flags) != 0 }
+        if has(IN_Q_OVERFLOW) {
+            // The kernel's queue filled and dropped events: the files of every watched folder
+            // count as written (unchanged ones are answered from the cache). Its subfolders are
+            // not walked: most were never watched (only queued files' folders are), and walking
+            // them would read whole libraries nobody queued.
+            let watched = state.withLock { Array($0.descriptors.keys) }
+            for folder in watched { changes.written.formUnion(Self.list(folder).files) }
+            return
+        }
         if has(IN_IGNORED) || has(IN_MOVE_SELF) {
             // The folder itself was deleted (the kernel dropped the watch) or moved away from
             // under a folder not watched: its path names nothing now.
