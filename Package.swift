@@ -56,6 +56,9 @@ let package = Package(
         // A reusable MPRIS 2.2 server: value types, the four interfaces, a "now playing" facade.
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "QueueEditBench", dependencies: ["PlayerCore"], path: "Benchmarks/queue/ShuffledEdits",
+            swiftSettings: strictSettings),
         .target(
             name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop"],
             swiftSettings: strictSettings),
@@ -140,7 +143,7 @@ let package = Package(
             name: "LinnetTests",
             dependencies: [
                 "DBus", "MPRIS", "EventLoop", "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients",
-                "Playback",
+                "Playback", "LibraryCache",
                 "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -141,6 +141,7 @@ if (( queue_tracks > 0 )); then
 fi
 
 [[ ${LINNET_BENCH_SCALE:-1} == 0 ]] || Benchmarks/queue/run.sh "$linnet"  # issue 18's queue figures (Benchmarks/queue/run.sh)
+[[ ${LINNET_BENCH_SCALE:-1} == 0 ]] || { swift build -c release --product QueueEditBench >/dev/null && "$(swift build -c release --show-bin-path)/QueueEditBench"; }  # queue edits in process at 100k, shuffled and not
 (( ${LINNET_BENCH_LIBRARY_FILES:-10000} > 0 )) && Benchmarks/library/run.sh  # tag scan and cache, 10k files
 Benchmarks/startup/run.sh "$linnet"  # launch → bus name (1 file, a 10 000-file folder) and RSS playing, vs mpv and the C reference
 mkdir -p "$(dirname "$out")"

@@ -31,6 +31,38 @@ import Testing
         func scanner(_ cache: LibraryCache) -> MetadataScanner { MetadataScanner(artCache: art, cache: cache) }
     }
 
+    /// A cached row holds the folder art its file was read with; the answer carries the folder's
+    /// cover as it is now, so a cover added or deleted beside unchanged files needs no read.
+    @Test func aCacheHitCarriesTheFoldersCoverAsItIsNow() async throws {
+        let library = try Library()
+        let uri = try await library.track(0)
+        let cover = library.root + "/music/cover.jpg"
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: cover))
+        let log = LogRecord()
+        // A scanner per step: the last scan's rows are written when its scanner stops.
+        func scanner() -> MetadataScanner {
+            library.scanner(LibraryCache(directory: library.cacheDirectory, logger: log.logger))
+        }
+        let first = scanner()
+        #expect(try await first.scan(uri).metadata.artURI == URL(fileURLWithPath: cover).absoluteString)
+        #expect(first.tally.tagLibReads == 1)
+        first.shutdown()
+
+        try FileManager.default.removeItem(atPath: cover)
+        let second = scanner()
+        #expect(try await second.scan(uri).metadata.artURI == nil)
+        #expect(second.tally.cacheHits == 1 && second.tally.tagLibReads == 0, "\(second.tally)")
+        second.shutdown()
+
+        let other = library.root + "/music/Folder.PNG"
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: other))
+        let third = scanner()
+        #expect(try await third.scan(uri).metadata.artURI == URL(fileURLWithPath: other).absoluteString)
+        #expect(third.tally.cacheHits == 1 && third.tally.tagLibReads == 0, "\(third.tally)")
+        third.shutdown()
+        #expect(log.all.isEmpty, "the cache complained: \(log.all)")
+    }
+
     @Test func anUnchangedLibraryIsAnsweredWithoutReadingTags() async throws {
         let library = try Library()
         var uris: [String] = []

@@ -91,4 +91,31 @@ import Testing
         #expect(Self.publications(fixture.engine(.tags(uri: stream, Self.tags("Song two", art: nil)))).count == 1)
         #expect(Self.publications(fixture.engine(.duration(uri: stream, .microseconds(5)))).count == 1)
     }
+
+    /// A local file read again after it changed shows what that read found: a cover or a tag
+    /// gone since is gone from the facts too, in one publication; the length stays known.
+    @Test func aLocalFileReadAgainShowsOnlyWhatTheNewReadFound() {
+        var fixture = MachineHarness(uris: uris, autoplay: true)
+        var full = Self.tags("A", art: "file:///m/cover.jpg")
+        full.album = "Album"
+        full.artists = ["Artist"]
+        fixture.send(.scanned(entryID: fixture.id(0), .read(full, duration: .microseconds(1_000_000), sidecarLyrics: nil)))
+        var stripped = TrackTags()
+        stripped.title = "A"
+        let reread = fixture.send(.scanned(entryID: fixture.id(0), .read(stripped, duration: nil, sidecarLyrics: nil)))
+        let shown = Self.publications(reread)
+        #expect(shown.count == 1)
+        let facts = shown.first?.current?.facts
+        #expect(facts?.tags.title == "A")
+        #expect(facts?.tags.artURI == nil)
+        #expect(facts?.tags.album == nil)
+        #expect(facts?.artists == [])
+        #expect(facts?.length == .microseconds(1_000_000))
+        // The same read once more changes nothing.
+        #expect(Self.publications(fixture.send(.scanned(entryID: fixture.id(0), .read(
+            stripped, duration: nil, sidecarLyrics: nil)))).isEmpty)
+        // Every tag gone: the title falls back to the file's name, as before the first read.
+        fixture.send(.scanned(entryID: fixture.id(0), .read(TrackTags(), duration: nil, sidecarLyrics: nil)))
+        #expect(fixture.machine.snapshot.current?.facts.title(for: uris[0]) == "a")
+    }
 }

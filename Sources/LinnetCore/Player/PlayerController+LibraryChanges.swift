@@ -3,12 +3,13 @@ import Playback
 import PlayerCore
 
 extension PlayerController {
-    /// Hooks the folder watcher up: written files are read again (their new modification time
-    /// misses the cache, so the scanner reads and stores them) and queued entries of them get
-    /// the new tags; removed files leave the cache (a queued entry of one stays, and fails with
-    /// the usual reason when it is reached, since a tagger may delete and write a file anew);
-    /// a cover file added or removed has that folder's queued tracks read again (cached rows hold
-    /// the folder art they were read with); new subfolders are watched too.
+    /// Hooks the folder watcher up: written files, and the files of a folder moved in, are
+    /// scanned (a new modification time misses the cache, so the scanner reads and stores them;
+    /// an unchanged file is answered from the cache) and queued entries of them get what was
+    /// read, replacing the former read; removed files leave the cache (a queued entry of one
+    /// stays, and fails with the usual reason when it is reached, since a tagger may delete and
+    /// write a file anew); a cover file added or removed has that folder's queued tracks scanned
+    /// again (the scanner looks folder art up afresh, without reading unchanged files).
     func watchLibraryChanges() {
         let logger = self.logger
         folderWatcher.setHandlers(
@@ -18,7 +19,12 @@ extension PlayerController {
 
     private func libraryChanged(_ changes: FolderChanges) {
         if !changes.removed.isEmpty { configuration.scanCache?.forget(Array(changes.removed)) }
-        if !changes.newFolders.isEmpty { folderWatcher.watch(changes.newFolders) }
+        if !changes.newFolders.isEmpty || !changes.goneFolders.isEmpty {
+            logger.debug("""
+                folders in the watched tree: \(changes.newFolders.count) now watched, \
+                \(changes.goneFolders.count) gone
+                """)
+        }
         let written = changes.written.filter(MediaResolver.isAudioFile(path:)).map(FileURI.uri(forPath:))
         let coverFolders = Set(changes.written.union(changes.removed).filter(Self.isCoverFile).map(Self.folder(of:)))
         guard !written.isEmpty || !coverFolders.isEmpty else { return }
@@ -27,13 +33,13 @@ extension PlayerController {
             guard let self else { return }
             var uris = Set(written)
             if !coverFolders.isEmpty {
-                // Cached tracks carry the folder art they were read with: read that folder's again.
+                // The queued tracks of that folder show the art they were scanned with: scan
+                // them again (unchanged files are answered from the cache, with fresh folder art).
                 let owner = self.owner
                 let queued = (try? await owner.loop.run { owner.value.machine.queue.entries.map(\.uri) }) ?? []
                 let stale = queued.filter { uri in
                     FileURI.path(fromURI: uri).map { coverFolders.contains(Self.folder(of: $0)) } ?? false
                 }
-                self.configuration.scanCache?.forget(stale.compactMap(FileURI.path(fromURI:)))
                 uris.formUnion(stale)
             }
             let ordered = uris.sorted()

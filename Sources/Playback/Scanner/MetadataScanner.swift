@@ -114,7 +114,9 @@ public final class MetadataScanner: Sendable {
     }
 
     /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
-    /// hit whose stored art file is gone counts as a miss, so the art is written again.
+    /// hit whose embedded art's file is gone counts as a miss, so the art is written again; a hit
+    /// without embedded art gets the folder's cover as it is now (the row holds the one it was
+    /// read with, and a cover added or deleted beside unchanged files must not need a read).
     private func cachedTracks(_ uris: [String]) -> [ScannedTrack?] {
         guard let cache else { return Array(repeating: nil, count: uris.count) }
         var positions: [Int] = []
@@ -129,7 +131,12 @@ public final class MetadataScanner: Sendable {
         var tracks = [ScannedTrack?](repeating: nil, count: uris.count)
         guard !identities.isEmpty else { return tracks }
         for (position, found) in zip(positions, cache.lookup(identities)) {
-            guard var track = found, ArtCache.stillExists(track.metadata.artURI) else { continue }
+            guard var track = found else { continue }
+            if let art = track.metadata.artURI, !ArtCache.isBeside(art, uris[position]) {
+                guard ArtCache.stillExists(art) else { continue }
+            } else {
+                track.metadata.artURI = folderArt.art(nextTo: uris[position])
+            }
             track.uri = uris[position]
             tracks[position] = track
         }

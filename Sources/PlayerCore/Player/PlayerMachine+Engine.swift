@@ -42,7 +42,14 @@ extension PlayerMachine {
         switch outcome {
         case .read(let tags, let duration, let lyrics):
             let measured = engineLengthBeforeScan.flatMap { $0.entryID == entryID ? $0.length : nil }
+            let isLocal = Self.isLocal(entry)
             updateFacts(of: entry) { facts in
+                if isLocal {
+                    // A local file's tags are what its latest read found (the engine's are
+                    // ignored): a read after the file changed replaces the former one, so a tag
+                    // or a cover deleted since goes too.
+                    facts.tags = TrackTags()
+                }
                 facts.merge(tags, duration: duration ?? measured)
                 facts.sidecarLyrics = lyrics
                 facts.tagsRead = true

@@ -8,7 +8,7 @@
 /// - Editing (insert, remove, jump) and lookups by id or position touch one chunk of at most 256
 ///   entries ("O(chunk)") and, for edits, a table with a row per chunk (see ``EntrySequence``);
 ///   only whole-queue operations (replace, shuffle on, a new shuffle round, saving) walk every
-///   entry. While shuffled, the plan's edits are O(n) over entry ids (`ShuffleOrder`).
+///   entry. While shuffled, the plan is edited the same way, chunked (`ShuffleTimeline`).
 public struct PlayQueue: Sendable, Codable, Equatable {
     /// The entries in natural order, indexed by id and position.
     var storage: EntrySequence

@@ -8,9 +8,12 @@
 ///
 /// Invariants the queue relies on: `-1 ≤ position ≤ frontier < ids.count` (or `frontier == -1`),
 /// `roundStart ≤ frontier + 1`, and every queued id occurs in `ids[roundStart...]`.
-struct ShuffleOrder: Sendable, Codable, Equatable {
+///
+/// Saved sessions hold it as `ids` (an array), `position`, `frontier` and `roundStart`; in memory
+/// `ids` is a ``ShuffleTimeline``, so edits of a 100 000-entry plan touch about √n ids, not all.
+struct ShuffleOrder: Sendable, Equatable {
     /// Play order as entry ids. An id appears twice only if a jump replayed it.
-    private(set) var ids: [UInt64]
+    private(set) var ids: ShuffleTimeline
     /// Index of the current entry in `ids`; -1 means nothing is current yet.
     private(set) var position: Int
     /// Index of the furthest entry reached; `ids[(frontier + 1)...]` has not been played.
@@ -23,10 +26,10 @@ struct ShuffleOrder: Sendable, Codable, Equatable {
         var rest = others
         generator.shuffle(&rest)
         if let current {
-            ids = [current] + rest
+            ids = ShuffleTimeline([current] + rest)
             position = 0
         } else {
-            ids = rest
+            ids = ShuffleTimeline(rest)
             position = -1
         }
         frontier = position
@@ -92,24 +95,19 @@ struct ShuffleOrder: Sendable, Codable, Equatable {
     /// Removes every occurrence of `id`. If it was current, the entry planned after it becomes
     /// current, or the one played before it when nothing is planned, or nothing when `ids` empties.
     mutating func remove(_ id: UInt64) {
-        var kept: [UInt64] = []
-        kept.reserveCapacity(ids.count)
-        var keptBeforePosition = 0
-        var keptThroughFrontier = 0
-        var keptBeforeRoundStart = 0
-        for (index, element) in ids.enumerated() where element != id {
-            if index < position { keptBeforePosition += 1 }
-            if index <= frontier { keptThroughFrontier += 1 }
-            if index < roundStart { keptBeforeRoundStart += 1 }
-            kept.append(element)
-        }
+        let occurrences = ids.indices(of: id)
+        guard !occurrences.isEmpty else { return }
         let currentRemoved = currentID == id
-        ids = kept
-        roundStart = keptBeforeRoundStart
-        frontier = keptThroughFrontier - 1
+        // The kept ids before each mark are the ids before it less the removed ones there.
+        let removedBeforePosition = occurrences.count { $0 < position }
+        let removedThroughFrontier = occurrences.count { $0 <= frontier }
+        let removedBeforeRoundStart = occurrences.count { $0 < roundStart }
+        for index in occurrences.reversed() { ids.remove(at: index) }
+        roundStart -= removedBeforeRoundStart
+        frontier -= removedThroughFrontier
         if position >= 0 {
             // A kept current keeps its place; a removed one is succeeded by what followed it.
-            position = keptBeforePosition
+            position -= removedBeforePosition
             if currentRemoved && position == ids.count { position -= 1 }
             frontier = max(frontier, position)
         }
@@ -120,21 +118,17 @@ struct ShuffleOrder: Sendable, Codable, Equatable {
     func isConsistent(withEntries entries: EntrySequence, currentID expected: UInt64?) -> Bool {
         guard (-1..<ids.count).contains(position), (position..<ids.count).contains(frontier),
             (0...frontier + 1).contains(roundStart), currentID == expected,
-            ids.allSatisfy({ entries.contains(id: $0) })
+            ids.array.allSatisfy({ entries.contains(id: $0) })
         else { return false }
-        return Set(ids[roundStart...]).count == entries.count
+        return Set(ids.array[roundStart...]).count == entries.count
     }
 
     /// Removes `id` from the part of the timeline after the current entry.
     private mutating func removeUpcoming(_ id: UInt64) {
-        var index = ids.count - 1
-        while index > position {
-            if ids[index] == id {
-                ids.remove(at: index)
-                if index <= frontier { frontier -= 1 }
-                if index < roundStart { roundStart -= 1 }
-            }
-            index -= 1
+        for index in ids.indices(of: id).reversed() where index > position {
+            ids.remove(at: index)
+            if index <= frontier { frontier -= 1 }
+            if index < roundStart { roundStart -= 1 }
         }
     }
 
@@ -151,31 +145,39 @@ struct ShuffleOrder: Sendable, Codable, Equatable {
         frontier = max(frontier, position)
     }
 
-    /// Merges `newIDs` into the unplayed tail so that every interleaving is equally likely while
-    /// the tail keeps its planned relative order (what the player already pre-loaded stays likely).
+    /// Places `newIDs` into the unplayed tail, each at a uniformly drawn gap among the tail's
+    /// ids and those placed before it: every interleaving is equally likely while the tail keeps
+    /// its planned relative order (what the player already pre-loaded stays likely).
     private mutating func scatterIntoUnplayed(_ newIDs: [UInt64], using generator: inout SeededGenerator) {
         guard !newIDs.isEmpty else { return }
         var incoming = newIDs
         generator.shuffle(&incoming)
         let tailStart = frontier + 1
-        let tail = ids[tailStart...]
-        var merged: [UInt64] = []
-        merged.reserveCapacity(tail.count + incoming.count)
-        var tailIndex = tail.startIndex
-        var incomingIndex = 0
-        while tailIndex < tail.endIndex && incomingIndex < incoming.count {
-            let incomingLeft = incoming.count - incomingIndex
-            let tailLeft = tail.endIndex - tailIndex
-            if generator.next(below: incomingLeft + tailLeft) < incomingLeft {
-                merged.append(incoming[incomingIndex])
-                incomingIndex += 1
-            } else {
-                merged.append(tail[tailIndex])
-                tailIndex += 1
-            }
+        for id in incoming {
+            let gaps = ids.count - tailStart + 1
+            ids.insert(id, at: tailStart + generator.next(below: gaps))
         }
-        merged.append(contentsOf: incoming[incomingIndex...])
-        merged.append(contentsOf: tail[tailIndex...])
-        ids.replaceSubrange(tailStart..., with: merged)
+    }
+}
+
+extension ShuffleOrder: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case ids, position, frontier, roundStart
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ids = ShuffleTimeline(try container.decode([UInt64].self, forKey: .ids))
+        position = try container.decode(Int.self, forKey: .position)
+        frontier = try container.decode(Int.self, forKey: .frontier)
+        roundStart = try container.decode(Int.self, forKey: .roundStart)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ids.array, forKey: .ids)
+        try container.encode(position, forKey: .position)
+        try container.encode(frontier, forKey: .frontier)
+        try container.encode(roundStart, forKey: .roundStart)
     }
 }
