@@ -10,13 +10,14 @@
 # figures are least-squares slopes in KiB per load. RSS growing while the heap in use stays flat
 # is the allocator keeping freed pages, not memory linnet still holds.
 # With LINNET_BENCH_BASELINE=<binary> the same runs alternate with that build (e.g. main's).
-#   LINNET_BENCH_GROWTH_LOADS   loads measured after the warm-up (default 2000; 0 skips)
+#   LINNET_BENCH_GROWTH_LOADS   loads measured after the warm-up (default 2000, or 500 with
+#                               LINNET_BENCH_ROUNDS below 3 as in the quick run; 0 skips)
 #   LINNET_BENCH_GROWTH_WARMUP  warm-up loads (default 200)
 #   LINNET_BENCH_GROWTH_ROUNDS  runs per binary (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 linnet=${1:?usage: Benchmarks/growth/run.sh LINNET_BINARY}
-loads=${LINNET_BENCH_GROWTH_LOADS:-2000}
+loads=${LINNET_BENCH_GROWTH_LOADS:-$(( ${LINNET_BENCH_ROUNDS:-3} < 3 ? 500 : 2000 ))}
 warmup=${LINNET_BENCH_GROWTH_WARMUP:-200}
 rounds=${LINNET_BENCH_GROWTH_ROUNDS:-1}
 (( loads > 0 )) || exit 0
