@@ -58,7 +58,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
     /// to every sink (including capture bins) the same way. Video and subtitles stay off so a
     /// file with a video track never needs a display.
-    private static let audioOnlyFlags: UInt32 = 0x02 | 0x10
+    static let audioOnlyFlags: UInt32 = 0x02 | 0x10
 
     /// Builds a pipeline as `settings` describe, reporting on `continuation` and calling
     /// `stuck` if a change to NULL does not finish in time (from another thread) or keeps failing.
