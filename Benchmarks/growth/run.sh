@@ -12,13 +12,13 @@
 # With LINNET_BENCH_BASELINE=<binary> the same runs alternate with that build (e.g. main's).
 #   LINNET_BENCH_GROWTH_LOADS   loads measured after the warm-up (default 2000, or 500 with
 #                               LINNET_BENCH_ROUNDS below 3 as in the quick run; 0 skips)
-#   LINNET_BENCH_GROWTH_WARMUP  warm-up loads (default 200)
+#   LINNET_BENCH_GROWTH_WARMUP  warm-up loads (default 500)
 #   LINNET_BENCH_GROWTH_ROUNDS  runs per binary (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 linnet=${1:?usage: Benchmarks/growth/run.sh LINNET_BINARY}
 loads=${LINNET_BENCH_GROWTH_LOADS:-$(( ${LINNET_BENCH_ROUNDS:-3} < 3 ? 500 : 2000 ))}
-warmup=${LINNET_BENCH_GROWTH_WARMUP:-200}
+warmup=${LINNET_BENCH_GROWTH_WARMUP:-500}
 rounds=${LINNET_BENCH_GROWTH_ROUNDS:-1}
 (( loads > 0 )) || exit 0
 
