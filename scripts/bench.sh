@@ -144,6 +144,8 @@ fi
 [[ ${LINNET_BENCH_SCALE:-1} == 0 ]] || { swift build -c release --product QueueEditBench >/dev/null && "$(swift build -c release --show-bin-path)/QueueEditBench"; }  # queue edits in process at 100k, shuffled and not
 (( ${LINNET_BENCH_LIBRARY_FILES:-10000} > 0 )) && Benchmarks/library/run.sh  # tag scan and cache, 10k files
 Benchmarks/startup/run.sh "$linnet"  # launch → bus name (1 file, a 10 000-file folder) and RSS playing, vs mpv and the C reference
+Benchmarks/growth/run.sh "$linnet"  # memory growth per track load, RSS and heap in use (LINNET_BENCH_GROWTH_LOADS, default 2000)
+Benchmarks/fuzz/run.sh "$linnet"  # RSS after an N-minute bus fuzz (LINNET_BENCH_FUZZ_MINUTES, default 10)
 mkdir -p "$(dirname "$out")"
 title="MPRIS benchmark, $(date -u +%Y-%m-%d), $(nproc) cores, $rounds rounds ($calls calls, $reps reps, ${cpu_seconds}s CPU windows, ${throughput_seconds}s throughput)"
 "$driver" report --players "$players" --out "$out" --title "$title" "$results"

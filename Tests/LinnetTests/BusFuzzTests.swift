@@ -52,6 +52,8 @@ import TestSupport
         let deadline = ContinuousClock.now + .seconds(seconds)
         var peakRSS = 0
         var rssSamples: [Int] = []
+        let started = ContinuousClock.now
+        var nextSample = started + .seconds(FuzzMemorySample.interval)
         while ContinuousClock.now < deadline, !fuzzer.report.stopped {
             // Once linnet is gone (or its loop stops answering Ping) every further call fails the
             // same way: stop there. A single unanswered call is recorded and the run goes on, so a
@@ -62,6 +64,18 @@ import TestSupport
             peakRSS = max(peakRSS, rss)
             rssSamples.append(rss)
             if rss > Self.rssLimitKB { fuzzer.report.stop("RSS \(rss) kB over \(Self.rssLimitKB) kB") }
+            if ContinuousClock.now >= nextSample {
+                nextSample = ContinuousClock.now + .seconds(FuzzMemorySample.interval)
+                let sample = FuzzMemorySample(
+                    seconds: FuzzReport.seconds(since: started), pid: pid, queueLength: fuzzer.factory.knownTracks.count)
+                print("BusFuzz sample: \(sample)")
+            }
+        }
+        if await fuzzer.linnetIsAlive() {
+            // What a long run ends with, for `Benchmarks/fuzz/run.sh`.
+            let sample = FuzzMemorySample(
+                seconds: FuzzReport.seconds(since: started), pid: pid, queueLength: fuzzer.factory.knownTracks.count)
+            print("BusFuzz final: \(sample)")
         }
         // Growth check: the last quarter of the run may not sit far above the first quarter.
         if rssSamples.count >= 8 {

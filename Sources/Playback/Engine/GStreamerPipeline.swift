@@ -58,7 +58,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// playbin's GstPlayFlags: audio, plus a software volume element so volume and mute apply
     /// to every sink (including capture bins) the same way. Video and subtitles stay off so a
     /// file with a video track never needs a display.
-    private static let audioOnlyFlags: UInt32 = 0x02 | 0x10
+    static let audioOnlyFlags: UInt32 = 0x02 | 0x10
 
     /// Builds a pipeline as `settings` describe, reporting on `continuation` and calling
     /// `stuck` if a change to NULL does not finish in time (from another thread) or keeps failing.
@@ -107,9 +107,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         signalHandlers.append(StreamProperties.install(
             on: playbin, application: settings.application, role: settings.role, tag: tag))
         let built = AudioSinkFactory.make(for: settings.output)
-        playbin.set("audio-sink", element: built.sink)
-        audioSink = built.sink
-        gst_object_unref(built.sink)
+        let sink = SinkVolumeControl.ensured(on: built.sink)
+        playbin.set("audio-sink", element: sink)
+        audioSink = sink
+        gst_object_unref(sink)
         for warning in built.warnings { continuation.yield(.warning(uri: nil, message: warning)) }
 
         // Streaming threads never hold the pipeline, even briefly: if they did and the last other
@@ -118,7 +119,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let (loop, engine) = (loop, WeakPipeline(self))
         // Holds what playbin drops at a gapless switch until it is safely at NULL.
         signalHandlers.append(RemovedElementReaper.install(on: playbin, loop: loop))
-        signalHandlers.append(GaplessFeeder.install(on: playbin, sink: built.sink, handoff: handoff) { generation, finishing, next in
+        signalHandlers.append(GaplessFeeder.install(on: playbin, sink: sink, handoff: handoff) { generation, finishing, next in
             loop.execute { engine.value?.aboutToFinish(generation: generation, finishing: finishing, next: next) }
         })
         signalHandlers += volumeWatcher.install(on: playbin) {
