@@ -49,6 +49,9 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's <malloc.h> (malloc_trim, mallopt), which Glibc's Swift module leaves out.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // GStreamer, libpulse and SQLite opened on their first call, not at process start (see
+        // its header, and as_needed.S for how they leave the needed list of what links it).
+        .target(name: "LazyLibraries"),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -57,12 +60,12 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["DBus"], swiftSettings: strictSettings),
         .executableTarget(name: "NowPlayingExample", dependencies: ["MPRIS"], swiftSettings: strictSettings),
         .target(
-            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop"],
+            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop", "LazyLibraries"],
             swiftSettings: strictSettings),
         // The persistent tag cache (SQLite) the scanner consults before reading a file.
         .target(
             name: "LibraryCache",
-            dependencies: ["CSQLite", "Playback", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSQLite", "LazyLibraries", "Playback", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The one time vocabulary of the core: Swift's Duration for spans, WallInstant and
         // AwakeInstant for the two timelines, the clock protocol the clock features are driven by.
