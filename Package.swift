@@ -105,7 +105,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback", "Timekeeping", "LibraryCache",
+                "Playback", "Timekeeping", "LibraryCache", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
