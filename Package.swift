@@ -49,7 +49,7 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's <malloc.h> (malloc_trim, mallopt), which Glibc's Swift module leaves out.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
-        // GStreamer, libpulse and SQLite opened on their first call, not at process start (see
+        // GStreamer, libpulse, SQLite and TagLib opened on their first call, not at start (see
         // its header, and as_needed.S for how they leave the needed list of what links it).
         .target(name: "LazyLibraries"),
 

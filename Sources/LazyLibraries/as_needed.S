@@ -1,5 +1,5 @@
-// Links every executable that contains LazyLibraries with --as-needed, so GStreamer, libpulse and
-// SQLite, whose calls all go through the trampolines, drop out of its DT_NEEDED list although
+// Links every executable that contains LazyLibraries with --as-needed, so GStreamer, libpulse,
+// SQLite and TagLib, whose calls all go through the trampolines, drop out of its DT_NEEDED list although
 // their module maps and pkg-config still name them.
 //
 // Why an autolink entry: --as-needed only affects the libraries after it on the linker's command

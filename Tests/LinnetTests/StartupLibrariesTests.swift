@@ -2,12 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The libraries the dynamic loader maps before linnet's `main`: GStreamer, libpulse and SQLite
-/// are opened on first use (the LazyLibraries target), so they must not be in the binary's needed
-/// list, where they would cost their loading and relocation before linnet owns its bus name.
+/// The libraries the dynamic loader maps before linnet's `main`: GStreamer, libpulse, SQLite and
+/// TagLib are opened on first use (the LazyLibraries target), so they must not be in the binary's
+/// needed list, where they would cost their loading and relocation before linnet owns its name.
 @Suite struct StartupLibrariesTests {
     @Test(.timeLimit(.minutes(1)))
-    func gstreamerPulseAndSQLiteAreNotLoadedAtStart() throws {
+    func gstreamerPulseSQLiteAndTagLibAreNotLoadedAtStart() throws {
         // ldd has the dynamic loader list what it would load for the binary, without running it.
         let listing = try ExternalTool.run("ldd", [LinnetWorld.binary.path])
         #expect(listing.status == 0, "\(listing.stderr)")
@@ -17,7 +17,10 @@ import TestSupport
         // The listing works: what linnet needs at start is there.
         #expect(loaded.contains { $0.hasPrefix("libdbus-1.so") }, "\(listing.stdout)")
         #expect(loaded.contains { $0.hasPrefix("libglib-2.0.so") }, "\(listing.stdout)")
-        let deferred = ["libgstreamer-1.0.so", "libgstpbutils-1.0.so", "libgobject-2.0.so", "libpulse.so", "libpulse-mainloop-glib.so", "libsqlite3.so"]
+        let deferred = [
+            "libgstreamer-1.0.so", "libgstpbutils-1.0.so", "libgobject-2.0.so", "libpulse.so", "libpulse-mainloop-glib.so",
+            "libsqlite3.so", "libtag.so",
+        ]
         let early = loaded.filter { name in deferred.contains { name.hasPrefix($0) } }
         #expect(early.isEmpty, "loaded at start although opened on first use: \(early); a function missing from Sources/LazyLibraries/symbols.inc links the library again")
     }

@@ -1,9 +1,9 @@
 #ifndef LINNET_LAZY_LIBRARIES_H
 #define LINNET_LAZY_LIBRARIES_H
-// Loads GStreamer, libpulse and SQLite the first time one of their functions is called instead
-// of when the process starts, so that linnet owns its bus name before the dynamic loader has
-// mapped and relocated them (about twenty libraries with their dependencies; see README,
-// "Start-up and memory").
+// Loads GStreamer, libpulse, SQLite and TagLib the first time one of their functions is called
+// instead of when the process starts, so that linnet owns its bus name before the dynamic loader
+// has mapped and relocated them (over thirty libraries with their dependencies; see README,
+// "Startup and memory").
 //
 // How: for every function linnet calls in those libraries, the trampolines_<arch>.S files define
 // a hidden function of the same name that jumps through a slot. A slot starts at a stub that
