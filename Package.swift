@@ -49,6 +49,9 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's <malloc.h> (malloc_trim, mallopt), which Glibc's Swift module leaves out.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // GStreamer, libpulse, SQLite and TagLib opened on their first call, not at start (see
+        // its header, and as_needed.S for how they leave the needed list of what links it).
+        .target(name: "LazyLibraries"),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -60,12 +63,12 @@ let package = Package(
             name: "QueueEditBench", dependencies: ["PlayerCore"], path: "Benchmarks/queue/ShuffledEdits",
             swiftSettings: strictSettings),
         .target(
-            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop"],
+            name: "Playback", dependencies: ["CGStreamer", "CPulse", "CTagLibShim", "EventLoop", "LazyLibraries"],
             swiftSettings: strictSettings),
         // The persistent tag cache (SQLite) the scanner consults before reading a file.
         .target(
             name: "LibraryCache",
-            dependencies: ["CSQLite", "Playback", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CSQLite", "LazyLibraries", "Playback", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The one time vocabulary of the core: Swift's Duration for spans, WallInstant and
         // AwakeInstant for the two timelines, the clock protocol the clock features are driven by.
@@ -105,7 +108,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback", "Timekeeping", "LibraryCache",
+                "Playback", "Timekeeping", "LibraryCache", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -15,8 +15,13 @@ if [[ -n ${LINNET_BINARY:-} ]]; then
   binary="$LINNET_BINARY"
 else
   scripts/install-deps.sh
-  swift build -c release --product linnet 2> >(grep -v "prohibited flag" >&2)
-  binary="$(swift build -c release --show-bin-path)/linnet"
+  # The Swift runtime and FoundationEssentials linked into the binary: it reaches its bus name
+  # sooner and holds less memory than the dynamically linked build (README, "Startup and
+  # memory"). Its own build folder, so `swift build -c release` (tests, `make bench`) and this
+  # one do not rebuild each other's objects.
+  static=(-c release --static-swift-stdlib --scratch-path .build/static)
+  swift build "${static[@]}" --product linnet 2> >(grep -v "prohibited flag" >&2)
+  binary="$(swift build "${static[@]}" --show-bin-path)/linnet"
 fi
 
 install -Dm755 "$binary" "$bindir/linnet"

@@ -94,9 +94,12 @@ echo "startup gst-launch-playbin rss_kib $(awk '/^VmRSS/ {print $2}' /proc/$gst_
 kill "$gst_pid" 2>/dev/null; wait "$gst_pid" 2>/dev/null || true
 
 echo
-echo "launch → bus name, $rounds launches each (ms: median, min, max); RSS while playing:"
+echo "launch → bus name, $rounds launches each (ms: median, min, max; then the CPU time the player had"
+echo "used when its name appeared, which a loaded machine disturbs less); RSS while playing:"
 for label in $(awk '$3 == "launch_ms" { print $2 }' "$results" | sort -u); do
-  awk -v l="$label" '$2 == l && $3 == "launch_ms" { print $4 }' "$results" | sort -n |
-    awk -v l="$label" '{ a[NR] = $1 } END { printf "  %-22s %8.1f %8.1f %8.1f\n", l, a[int((NR + 1) / 2)], a[1], a[NR] }'
+  for metric in launch_ms launch_cpu_ms; do
+    awk -v l="$label" -v m="$metric" '$2 == l && $3 == m { print $4 }' "$results" | sort -n |
+      awk '{ a[NR] = $1 } END { printf " %8.1f %8.1f %8.1f", a[int((NR + 1) / 2)], a[1], a[NR] }'
+  done | awk -v l="$label" '{ printf "  %-22s %s\n", l, $0 }'
 done
 awk '$3 == "rss_kib" { printf "  %-22s %8.1f MiB\n", $2, $4 / 1024 }' "$results"

@@ -1,6 +1,8 @@
 /* startup-probe: how soon a player owns its bus name, and how much memory it holds while playing.
  *
- *   startup-probe launch NAME -- COMMAND...   exec → NameOwnerChanged(NAME): prints "launch_ms X"
+ *   startup-probe launch NAME -- COMMAND...   exec → NameOwnerChanged(NAME): prints "launch_ms X" and
+ *        "launch_cpu_ms X", the CPU time all the player's threads had run by then (from
+ *        /proc/PID/task/TID/schedstat), which a loaded machine disturbs far less than the wall time
  *   startup-probe rss NAME SECONDS -- COMMAND...
  *        starts COMMAND, waits for NAME, lets it play SECONDS, prints "rss_kib X" (VmRSS) and the
  *        biggest mappings ("map_kib X PATH") from /proc/PID/smaps, then stops it with SIGTERM.
@@ -8,6 +10,7 @@
  * The clock starts right before fork; the player's output goes to /dev/null. Needs
  * DBUS_SESSION_BUS_ADDRESS (a private bus). Exit status 1 when the player dies or never appears. */
 #include <dbus/dbus.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +22,28 @@
 #include <unistd.h>
 
 static pid_t child;
+static double cpu_at_name_ms;
+
+/* The CPU time the child's threads have run so far, in milliseconds (0 when unreadable). */
+static double child_cpu_ms(void) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)child);
+    DIR *tasks = opendir(path);
+    if (!tasks) return 0;
+    double total = 0;
+    struct dirent *task;
+    while ((task = readdir(tasks))) {
+        if (task->d_name[0] == '.') continue;
+        char file[320];
+        snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", (int)child, task->d_name);
+        FILE *stat = fopen(file, "r");
+        unsigned long long runtime_ns;
+        if (stat && fscanf(stat, "%llu", &runtime_ns) == 1) total += runtime_ns / 1e6;
+        if (stat) fclose(stat);
+    }
+    closedir(tasks);
+    return total;
+}
 
 static double now_ms(void) {
     struct timespec t;
@@ -68,6 +93,7 @@ static double launch(DBusConnection *bus, const char *name, char *const argv[]) 
             dbus_message_unref(message);
             if (owned) {
                 double at = now_ms();
+                cpu_at_name_ms = child_cpu_ms();
                 dbus_bus_remove_match(bus, rule, NULL);
                 return at - begun;
             }
@@ -142,7 +168,7 @@ int main(int argc, char **argv) {
     dbus_connection_set_exit_on_disconnect(bus, 0);
     double ms = launch(bus, argv[2], argv + command);
     if (!rss) {
-        printf("launch_ms %.2f\n", ms);
+        printf("launch_ms %.2f\nlaunch_cpu_ms %.2f\n", ms, cpu_at_name_ms);
     } else {
         double seconds = atof(argv[3]);
         usleep((useconds_t)(seconds * 1e6));

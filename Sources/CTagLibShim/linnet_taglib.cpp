@@ -19,8 +19,10 @@
 #include <taglib/xiphcomment.h>
 
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 struct linnet_taglib_tags {
@@ -35,6 +37,21 @@ struct linnet_taglib_tags {
 };
 
 namespace {
+
+/// `object` as a `Derived` when its dynamic type is named `name` or `also` (Itanium C++ ABI type
+/// names, what `typeid(...).name()` returns on Linux), else null. This stands in for
+/// dynamic_cast, which refers to TagLib's type_info objects: data the dynamic loader must bind at
+/// start, so TagLib could not be opened on its first use (LazyLibraries). typeid of the object
+/// reads its type from its vtable at run time and refers to nothing in TagLib. An exact match is
+/// what dynamic_cast gave here: TagLib derives nothing from these classes except
+/// AttachedPictureFrameV22 (ID3v2.2 pictures), which the picture reader names as `also`.
+template <typename Derived, typename Base>
+Derived *exactly(Base *object, const char *name, const char *also = nullptr) {
+    if (!object) return nullptr;
+    const char *actual = typeid(*object).name();
+    if (std::strcmp(actual, name) == 0 || (also && std::strcmp(actual, also) == 0)) return static_cast<Derived *>(object);
+    return nullptr;
+}
 
 bool has_key(const linnet_taglib_tags &tags, const char *key) {
     for (const auto &existing : tags.keys) {
@@ -58,7 +75,8 @@ void offer_picture(linnet_taglib_tags &tags, const TagLib::ByteVector &bytes, co
 void read_id3v2_pictures(linnet_taglib_tags &tags, TagLib::ID3v2::Tag *id3) {
     if (!id3) return;
     for (auto *frame : id3->frameListMap()["APIC"]) {
-        auto *picture = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
+        auto *picture = exactly<TagLib::ID3v2::AttachedPictureFrame>(
+            frame, "N6TagLib5ID3v220AttachedPictureFrameE", "N6TagLib5ID3v223AttachedPictureFrameV22E");
         if (!picture) continue;
         offer_picture(tags, picture->picture(), picture->mimeType(),
                       picture->type() == TagLib::ID3v2::AttachedPictureFrame::FrontCover);
@@ -78,7 +96,7 @@ std::string synchronised_lyrics(TagLib::ID3v2::Tag *id3) {
     std::string lrc;
     if (!id3) return lrc;
     for (auto *frame : id3->frameListMap()["SYLT"]) {
-        auto *lyrics = dynamic_cast<TagLib::ID3v2::SynchronizedLyricsFrame *>(frame);
+        auto *lyrics = exactly<TagLib::ID3v2::SynchronizedLyricsFrame>(frame, "N6TagLib5ID3v223SynchronizedLyricsFrameE");
         if (!lyrics || lyrics->timestampFormat() != TagLib::ID3v2::SynchronizedLyricsFrame::AbsoluteMilliseconds)
             continue;
         for (const auto &line : lyrics->synchedText()) {
@@ -102,7 +120,7 @@ void relative_volumes(linnet_taglib_tags &tags, TagLib::ID3v2::Tag *id3) {
         if (key.compare(0, 11, "REPLAYGAIN_") == 0) return;
     }
     for (auto *frame : id3->frameListMap()["RVA2"]) {
-        auto *volume = dynamic_cast<TagLib::ID3v2::RelativeVolumeFrame *>(frame);
+        auto *volume = exactly<TagLib::ID3v2::RelativeVolumeFrame>(frame, "N6TagLib5ID3v219RelativeVolumeFrameE");
         if (!volume) continue;
         const std::string which = volume->identification().upper().to8Bit(true);
         if (which != "TRACK" && which != "ALBUM") continue;
@@ -123,9 +141,9 @@ void relative_volumes(linnet_taglib_tags &tags, TagLib::ID3v2::Tag *id3) {
 
 void read_pictures_and_extras(linnet_taglib_tags &tags, TagLib::File *file, bool has_lyrics) {
     TagLib::ID3v2::Tag *id3 = nullptr;
-    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+    if (auto *mpeg = exactly<TagLib::MPEG::File>(file, "N6TagLib4MPEG4FileE")) {
         id3 = mpeg->hasID3v2Tag() ? mpeg->ID3v2Tag() : nullptr;
-    } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
+    } else if (auto *wav = exactly<TagLib::RIFF::WAV::File>(file, "N6TagLib4RIFF3WAV4FileE")) {
         id3 = wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr;
         // TagLib reads a RIFF INFO track number from IPRT only; GStreamer and others write ITRK.
         if (!id3 && wav->hasInfoTag() && !has_key(tags, "TRACKNUMBER")) {
@@ -135,17 +153,17 @@ void read_pictures_and_extras(linnet_taglib_tags &tags, TagLib::File *file, bool
                 tags.values.push_back(track.to8Bit(true));
             }
         }
-    } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+    } else if (auto *flac = exactly<TagLib::FLAC::File>(file, "N6TagLib4FLAC4FileE")) {
         for (auto *picture : flac->pictureList()) {
             offer_picture(tags, picture->data(), picture->mimeType(),
                           picture->type() == TagLib::FLAC::Picture::FrontCover);
         }
         id3 = flac->hasID3v2Tag() ? flac->ID3v2Tag() : nullptr;
-    } else if (auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) {
+    } else if (auto *vorbis = exactly<TagLib::Ogg::Vorbis::File>(file, "N6TagLib6Vorbis4FileE")) {
         read_xiph_pictures(tags, vorbis->tag());
-    } else if (auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file)) {
+    } else if (auto *opus = exactly<TagLib::Ogg::Opus::File>(file, "N6TagLib3Ogg4Opus4FileE")) {
         read_xiph_pictures(tags, opus->tag());
-    } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+    } else if (auto *mp4 = exactly<TagLib::MP4::File>(file, "N6TagLib3MP44FileE")) {
         TagLib::MP4::Tag *tag = mp4->tag();
         if (tag && tag->contains("covr")) {
             for (const auto &art : tag->item("covr").toCoverArtList()) {

@@ -5,6 +5,7 @@ import ArgumentParser
 @main
 enum LinnetMain {
     static func main() async {
+        AllocatorSettings.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--help"] || arguments == ["-h"] {
             print(Linnet.helpMessage(for: Linnet.self))

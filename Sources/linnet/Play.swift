@@ -9,7 +9,11 @@ import Playback
 
 /// `linnet [play] [OPTIONS] [PATH|URI ...]`: runs the service in the foreground.
 struct Play: AsyncParsableCommand {
+    // Named here, not derived: ArgumentParser derives a missing name with String(describing:)
+    // on the type, whose dynamic casts scan every protocol conformance in the process on the
+    // way to the bus name.
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Run the player in the foreground and play files, folders, playlists or http(s) URIs.")
 
     @Option(help: ArgumentHelp(
