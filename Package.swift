@@ -101,6 +101,7 @@ let package = Package(
             dependencies: [
                 "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "MPRIS", "Playback", "DBus", "EventLoop",
                 "Timekeeping",
+                "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -115,10 +115,12 @@ struct Daemon {
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
         let claimedApplication = application
         let starting = Task { [configuration] in
+            let given: Int
             do {
                 let (session, items, autoplay) = try await chooseWhatToPlay(
                     configuration, resume: !state.scratch, scanner: controller.scanner)
                 controller.begin(session: session, items: items, autoplay: autoplay)
+                given = items.count + (session?.queue.count ?? 0)
             } catch let exit as ExitCode {
                 ending.finish(.startFailed(exit.rawValue))
                 return
@@ -127,6 +129,8 @@ struct Daemon {
                 ending.finish(.startFailed(1))
                 return
             }
+            // The resolution and the session read are gone now: what they left freed goes back.
+            HeapTrim.afterRelease(ofEntries: given)
             // Files handed over meanwhile (a second `linnet FILES`) waited for this, so they
             // replace or follow what this launch was given, in the order they came.
             claimedApplication?.serve(controller)

@@ -108,5 +108,7 @@ final class SessionSaver: Sendable {
             // The last good state stays on disk; playback goes on.
             logger.error("cannot save the session: \(error)")
         }
+        // Encoding a large queue builds a JSON tree of every entry (tens of MB at 100 000).
+        HeapTrim.afterRelease(ofEntries: session.queue.count)
     }
 }

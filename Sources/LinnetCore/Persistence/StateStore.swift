@@ -84,11 +84,14 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     public func save(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Envelope(version: version, savedAt: Date().timeIntervalSince1970, state: value))
+        let envelope = Envelope(version: version, savedAt: Date().timeIntervalSince1970, state: value)
+        var bytes: [UInt8]?
+        if let spliced = value as? any SplicedJSONState { bytes = try encoder.encodeSplicing(envelope, array: spliced) }
+        let data = try bytes ?? [UInt8](encoder.encode(envelope))
         // One save at a time keeps the file's final contents those of the last call.
         try saving.withLock { _ in
             do {
-                try AtomicFile.write([UInt8](data), to: path)
+                try AtomicFile.write(data, to: path)
                 SaveOutcomes.record(true, for: path)
             } catch {
                 SaveOutcomes.record(false, for: path)

@@ -30,5 +30,7 @@ extension PlayerController {
         if refused {
             throw DBusError(.limitsExceeded, "the queue holds at most \(limit) tracks; \(tracks.count) more do not fit")
         }
+        // Added one by one, so the owner saw no bulk change: the items given are the release.
+        HeapTrim.afterRelease(ofEntries: tracks.count)
     }
 }

@@ -45,6 +45,8 @@ extension PlayerController {
                 let batchInputs = inputs
                 owner.loop.perform { for input in batchInputs { _ = owner.value.send(input) } }
             }
+            // The scanner's and the cache's transient values for every file are gone.
+            HeapTrim.afterRelease(ofEntries: entries.count)
             guard let self else { return }
             let seconds = Self.seconds(clock.now - started)
             let rate = seconds > 0 ? Int((Double(entries.count) / seconds).rounded()) : 0

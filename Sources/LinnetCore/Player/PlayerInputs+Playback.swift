@@ -3,23 +3,25 @@ public import PlayerCore
 
 /// The engine's and the resolver's values as the player machine's inputs.
 extension TrackTags {
-    /// The tags of `metadata` the player publishes, within ``TagLimits``.
+    /// The tags of `metadata` the player publishes, within ``TagLimits``; the values an
+    /// album's tracks repeat are shared through ``TagValueInterner``.
     init(_ metadata: TrackMetadata) {
         self.init()
+        let shared = TagValueInterner.shared
         title = TagLimits.text(metadata.title)
-        artists = TagLimits.list(metadata.artists)
-        album = TagLimits.text(metadata.album)
-        albumArtists = TagLimits.list(metadata.albumArtists)
+        artists = shared.list(TagLimits.list(metadata.artists))
+        album = shared.string(TagLimits.text(metadata.album))
+        albumArtists = shared.list(TagLimits.list(metadata.albumArtists))
         trackNumber = metadata.trackNumber
         discNumber = metadata.discNumber
-        genres = TagLimits.list(metadata.genres)
-        composers = TagLimits.list(metadata.composers)
+        genres = shared.list(TagLimits.list(metadata.genres))
+        composers = shared.list(TagLimits.list(metadata.composers))
         comment = TagLimits.text(metadata.comment)
-        date = TagLimits.text(metadata.date)
+        date = shared.string(TagLimits.text(metadata.date))
         lyrics = TagLimits.text(metadata.lyrics, bytes: TagLimits.lyricsBytes)
         beatsPerMinute = metadata.beatsPerMinute
         duration = metadata.durationMicroseconds.map { .microseconds($0) }
-        artURI = metadata.artURI
+        artURI = shared.string(metadata.artURI)
     }
 }
 

@@ -22,6 +22,7 @@ extension PlayerOwner {
             case .engine(let command):
                 apply(command)
             case .publish(let snapshot, let position, let trackList):
+                if trackList != nil { replacedTrackList = true }
                 player?.publish(snapshot, position: resolve(position), trackList: trackList)
             case .tracksAdded(let items, let after, let index):
                 player?.announceAdded(items, after: after, at: index)

@@ -25,6 +25,8 @@ final class PlayerOwner {
     /// Inputs that arrived while effects were being carried out.
     private var backlog: [PlayerInput] = []
     private var isHandling = false
+    /// The effects just carried out published a whole new track list (the queue was replaced).
+    var replacedTrackList = false
     /// User commands that came before the machine's start, handled right after it; nil once
     /// started. linnet takes its bus name before it knows what to play, so the `Play` that
     /// D-Bus-activated it (or a media key pressed meanwhile) must act on the queue that follows,
@@ -68,12 +70,24 @@ final class PlayerOwner {
         }
         isHandling = true
         defer { isHandling = false }
+        let queuedBefore = machine.queue.count
         let refusal = perform(machine.handle(input))
         // Iterative, never recursive: a chain of inputs feeding inputs cannot grow the stack.
         while !backlog.isEmpty {
             _ = perform(machine.handle(backlog.removeFirst()))
         }
+        reportQueueRelease(queuedBefore: queuedBefore)
         return refusal
+    }
+
+    /// Tells ``HeapTrim`` how many entries' memory the inputs just handled released: a whole
+    /// queue replaced frees the old entries and the new queue's transient inputs, a bulk edit
+    /// the entries it removed or the arrays it was given.
+    private func reportQueueRelease(queuedBefore: Int) {
+        let queued = machine.queue.count
+        let released = replacedTrackList ? max(queuedBefore, queued) : abs(queued - queuedBefore)
+        replacedTrackList = false
+        HeapTrim.afterRelease(ofEntries: released)
     }
 
     /// The session as it would be saved now: stream credentials are kept in memory for the

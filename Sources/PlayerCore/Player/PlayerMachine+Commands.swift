@@ -164,7 +164,8 @@ extension PlayerMachine {
 
     mutating func replaceQueue(with newTracks: [NewTrack], playlist: PlaylistReference?) {
         let entries = queue.replaceAll(with: newTracks.map(\.uri))
-        tracks = Dictionary(minimumCapacity: entries.count)
+        tracks.removeAll()
+        tracks.reserveCapacity(entries.count)
         for (entry, track) in zip(entries, newTracks) { tracks[entry.id] = track.facts }
         activePlaylist = playlist
         pendingSeek = nil

@@ -33,8 +33,8 @@ public struct PlayerMachine: Sendable {
     public let settings: Settings
     /// The queue.
     public internal(set) var queue = PlayQueue()
-    /// What is known about each queued entry.
-    public internal(set) var tracks: [UInt64: TrackFacts] = [:]
+    /// What is known about each queued entry, by entry id.
+    public internal(set) var tracks = EntryIDMap<TrackFacts>()
     /// What the user asked for.
     public internal(set) var transport: Transport = .stopped
     /// The volume setting, saved with the session; kept while muted.

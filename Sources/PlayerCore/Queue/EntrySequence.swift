@@ -5,8 +5,8 @@
 ///
 /// Entries live in chunks of at most ``chunkCapacity``; an edit touches one chunk and then
 /// refreshes the per-chunk tables (`starts`, `slotByKey`), which have n / chunk-size rows.
-/// Each entry id maps to the stable key of its chunk, so a lookup by id is two hash lookups and a
-/// scan of one chunk.
+/// Each entry id maps to the stable key of its chunk, so a lookup by id is an ``EntryIDMap``
+/// lookup, a hash lookup and a scan of one chunk.
 ///
 /// Invariants: no chunk is empty and none holds more than ``chunkCapacity`` entries;
 /// `starts[i]` is the number of entries in `chunks[..<i]`; `slotByKey[chunks[i].key] == i`;
@@ -24,7 +24,7 @@ struct EntrySequence: Sendable {
     private var chunks: [Chunk] = []
     private var starts: [Int] = []
     private var slotByKey: [UInt64: Int] = [:]
-    private var chunkKeyByID: [UInt64: UInt64] = [:]
+    private var chunkKeyByID = EntryIDMap<UInt64>()
     private var nextKey: UInt64 = 0
     /// The number of entries.
     private(set) var count = 0
@@ -34,6 +34,7 @@ struct EntrySequence: Sendable {
 
     /// The entries of `entries`, in order; their ids must be unique.
     init(_ entries: [QueueEntry]) {
+        chunkKeyByID.reserveCapacity(entries.count)
         append(contentsOf: entries)
     }
 

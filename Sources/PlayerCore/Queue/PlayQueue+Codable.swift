@@ -12,7 +12,7 @@ extension PlayQueue {
     ///   ids or the counter are so close to `UInt64.max` that fresh ids would run out.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let savedEntries = try container.decode([QueueEntry].self, forKey: .entries)
+        let savedEntries = try container.decode([QueueEntry].self, forKey: .entries).sharingFolders()
         let savedIndex = try container.decodeIfPresent(Int.self, forKey: .currentIndex)
         currentID = savedIndex.flatMap { Self.clamp($0, count: savedEntries.count) }.map { savedEntries[$0].id }
         repeatMode = try container.decode(RepeatMode.self, forKey: .repeatMode)
@@ -35,11 +35,20 @@ extension PlayQueue {
         }
     }
 
+    /// With this user-info key set to `true`, ``encode(to:)`` writes `entries` as an empty
+    /// array: the caller writes the entries itself (``forEachEntry(_:)``), since a coder's
+    /// generic tree costs hundreds of bytes per entry of a 100 000-entry queue.
+    public static let entriesWrittenApart = CodingUserInfoKey(rawValue: "linnet.PlayQueue.entriesWrittenApart")!
+
     /// Saves everything needed to continue identically: entries, current entry, repeat mode,
     /// shuffle plan and history, id counter and generator state.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(storage.array, forKey: .entries)
+        if encoder.userInfo[Self.entriesWrittenApart] as? Bool == true {
+            try container.encode([QueueEntry](), forKey: .entries)
+        } else {
+            try container.encode(storage.array, forKey: .entries)
+        }
         try container.encodeIfPresent(currentIndex, forKey: .currentIndex)
         try container.encode(repeatMode, forKey: .repeatMode)
         try container.encode(nextID, forKey: .nextID)

@@ -77,6 +77,11 @@ public struct PlayQueue: Sendable, Codable, Equatable {
         storage.index(of: id)
     }
 
+    /// Calls `body` with each entry in natural order, without copying the entries. O(n).
+    public func forEachEntry(_ body: (QueueEntry) throws -> Void) rethrows {
+        try storage.forEach(body)
+    }
+
     /// Whether any entry satisfies `predicate`, in natural order; stops at the first. O(n) at
     /// worst, without copying the entries.
     public func contains(where predicate: (QueueEntry) throws -> Bool) rethrows -> Bool {
@@ -95,10 +100,13 @@ public struct PlayQueue: Sendable, Codable, Equatable {
 
     /// Hands out the next unused id.
     mutating func makeEntries(_ uris: [String]) -> [QueueEntry] {
-        uris.map { uri in
-            defer { nextID += 1 }
-            return QueueEntry(id: nextID, uri: uri)
+        var entries: [QueueEntry] = []
+        entries.reserveCapacity(uris.count)
+        for uri in uris {
+            entries.append(QueueEntry(id: nextID, uri: uri, sharingFolderOf: entries.last))
+            nextID += 1
         }
+        return entries
     }
 
     /// Makes the shuffle order's current entry current after the order changed.

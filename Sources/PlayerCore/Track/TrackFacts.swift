@@ -3,9 +3,11 @@
 /// failure to play it. Adapters turn it into what they publish (MPRIS metadata, a notification).
 public struct TrackFacts: Sendable, Hashable {
     /// The stored values. A queue holds one ``TrackFacts`` per entry (100 000 of them in a large
-    /// queue), so the struct is one reference to an immutable box: a dictionary of facts then
-    /// costs a pointer per bucket instead of the ~280 bytes of the fields, and entries that know
-    /// nothing share one box. A change makes a new box (changes are rare: a scan, a failure).
+    /// queue), so the struct is one reference to an immutable box: a table of facts then
+    /// costs a pointer per entry, and entries that know nothing share one box. A change makes a
+    /// new box (changes are rare: a scan, a failure). The box holds what most entries have
+    /// (hints, a length, tags, which cost a nil reference while unknown); the fields few entries
+    /// ever get sit in a second box, so a playlist entry's box is ~90 bytes.
     private var box: Box
 
     private final class Box: Sendable {
@@ -19,16 +21,42 @@ public struct TrackFacts: Sendable, Hashable {
         var duration: Duration?
         var hintTitle: String?
         var hintArtist: String?
-        var sidecarLyrics: String?
-        var failure: String?
+        var rare: Rare?
         var scanned = false
         var tagsRead = false
+
+        var sidecarLyrics: String? {
+            get { rare?.values.sidecarLyrics }
+            set { setRare { $0.sidecarLyrics = newValue } }
+        }
+        var failure: String? {
+            get { rare?.values.failure }
+            set { setRare { $0.failure = newValue } }
+        }
+
+        private mutating func setRare(_ change: (inout RareValues) -> Void) {
+            var values = rare?.values ?? RareValues()
+            change(&values)
+            rare = values == RareValues() ? nil : Rare(values)
+        }
 
         mutating func merge(_ newer: TrackTags, duration newDuration: Duration?) {
             tags = tags.merging(newer)
             if let newDuration, newDuration > .zero { duration = newDuration }
             if duration == nil, let fromTags = newer.duration, fromTags > .zero { duration = fromTags }
         }
+    }
+
+    private struct RareValues: Sendable, Hashable {
+        var sidecarLyrics: String?
+        var failure: String?
+    }
+
+    private final class Rare: Sendable, Hashable {
+        let values: RareValues
+        init(_ values: RareValues) { self.values = values }
+        static func == (lhs: Rare, rhs: Rare) -> Bool { lhs === rhs || lhs.values == rhs.values }
+        func hash(into hasher: inout Hasher) { hasher.combine(values) }
     }
 
     private var fields: Fields {

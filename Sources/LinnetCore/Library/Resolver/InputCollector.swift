@@ -14,22 +14,22 @@ struct InputCollector: Sendable {
     let home: String
 
     func collect(_ inputs: [String]) -> [ResolvedSegment] {
-        var segments: [ResolvedSegment] = []
+        var segments = SegmentList()
         var budget = limits.maxItems
         for input in inputs {
-            segments += resolve(input: input, budget: &budget)
+            resolve(input: input, budget: &budget, into: &segments)
         }
-        return segments
+        return segments.finished()
     }
 
-    private func resolve(input: String, budget: inout Int) -> [ResolvedSegment] {
+    private func resolve(input: String, budget: inout Int, into segments: inout SegmentList) {
         switch location(of: input) {
         case .failure(let refusal):
-            return [.rejection(Rejection(input: input, reason: .refused(refusal)))]
+            segments.append(.rejection(Rejection(input: input, reason: .refused(refusal))))
         case .success(.stream(let uri)):
-            return [.items([PlayableItem(uri: uri)])]
+            segments.append(PlayableItem(uri: uri))
         case .success(.local(let path)):
-            return local(path, input: input, entry: nil, playlist: nil, budget: &budget)
+            local(path, input: input, entry: nil, playlist: nil, budget: &budget, into: &segments)
         }
     }
 
@@ -52,34 +52,35 @@ struct InputCollector: Sendable {
     /// ``MediaAdmissionRule`` — an audio file, or (when `playlist` is nil, i.e. not already
     /// inside one) a playlist, which is expanded.
     private func local(
-        _ path: LocalPath, input: String, entry: PlaylistEntry?, playlist: String?, budget: inout Int
-    ) -> [ResolvedSegment] {
-        func reject(_ refusal: MediaRefusal) -> [ResolvedSegment] {
-            [.rejection(Rejection(input: input, playlist: playlist, reason: .refused(refusal)))]
+        _ path: LocalPath, input: String, entry: PlaylistEntry?, playlist: String?, budget: inout Int,
+        into segments: inout SegmentList
+    ) {
+        func reject(_ refusal: MediaRefusal) {
+            segments.append(.rejection(Rejection(input: input, playlist: playlist, reason: .refused(refusal))))
         }
         let facts = LocalFileFacts.inspect(path)
         if facts.kind == .directory, facts.examineError == nil {
             guard !MediaAdmissionRule.isSystemLocation(facts) else { return reject(.systemFile) }
-            return folder(path.description, input: input, playlist: playlist, budget: &budget)
+            return folder(path.description, input: input, playlist: playlist, budget: &budget, into: &segments)
         }
         let extensions = playlist == nil
             ? MediaAdmissionRule.audioExtensions.union(PlaylistFormat.fileExtensions) : MediaAdmissionRule.audioExtensions
         if let refusal = MediaAdmissionRule.verdict(on: facts, for: path, extensions: extensions) { return reject(refusal) }
         if PlaylistFormat.fileExtensions.contains(path.fileExtension) {
-            return expand(playlist: path.description, input: input, budget: &budget)
+            return expand(playlist: path.description, input: input, budget: &budget, into: &segments)
         }
         budget -= 1
-        return [.items([PlayableItem(
-            uri: path.uri, title: entry?.title, artist: entry?.artist, durationMicroseconds: entry?.durationMicroseconds)])]
+        segments.append(PlayableItem(
+            uri: path.uri, title: entry?.title, artist: entry?.artist, durationMicroseconds: entry?.durationMicroseconds))
     }
 
-    private func folder(_ path: String, input: String, playlist: String?, budget: inout Int) -> [ResolvedSegment] {
+    private func folder(_ path: String, input: String, playlist: String?, budget: inout Int, into segments: inout SegmentList) {
         var walker = FolderWalker(
             audioExtensions: MediaResolver.supportedExtensions, maxDepth: limits.maxFolderDepth, maxFiles: max(0, budget))
         let listing = walker.walk(path)
         budget -= walker.fileCount
-        var segments: [ResolvedSegment] = walker.refused.map {
-            .rejection(Rejection(input: $0.path, playlist: playlist, reason: .refused($0.refusal)))
+        for refused in walker.refused {
+            segments.append(.rejection(Rejection(input: refused.path, playlist: playlist, reason: .refused(refused.refusal))))
         }
         if walker.reachedFileLimit {
             segments.append(.rejection(Rejection(input: input, playlist: playlist, reason: .tooManyItems(limit: limits.maxItems))))
@@ -89,31 +90,67 @@ struct InputCollector: Sendable {
         } else {
             segments.append(.folder(listing))
         }
-        return segments
     }
 
-    private func expand(playlist path: String, input: String, budget: inout Int) -> [ResolvedSegment] {
+    private func expand(playlist path: String, input: String, budget: inout Int, into segments: inout SegmentList) {
         let parsed: ParsedPlaylist
         do {
             parsed = try PlaylistParser(limits: limits.playlist).parse(contentsOf: path)
         } catch {
-            return [.rejection(Rejection(input: input, reason: .playlist(error)))]
+            return segments.append(.rejection(Rejection(input: input, reason: .playlist(error))))
         }
-        var segments: [ResolvedSegment] = parsed.problems.map {
-            .rejection(Rejection(input: input, playlist: path, reason: .playlistProblem($0)))
+        for problem in parsed.problems {
+            segments.append(.rejection(Rejection(input: input, playlist: path, reason: .playlistProblem(problem))))
         }
+        segments.reserveItems(parsed.entries.count)
         for entry in parsed.entries {
             switch location(of: entry.uri) {
             case .failure(let refusal):
                 segments.append(.rejection(Rejection(input: entry.uri, playlist: path, reason: .refused(refusal))))
             case .success(.stream(let uri)):
                 budget -= 1
-                segments.append(.items([PlayableItem(
-                    uri: uri, title: entry.title, artist: entry.artist, durationMicroseconds: entry.durationMicroseconds)]))
+                segments.append(PlayableItem(
+                    uri: uri, title: entry.title, artist: entry.artist, durationMicroseconds: entry.durationMicroseconds))
             case .success(.local(let entryPath)):
-                segments += local(entryPath, input: entry.uri, entry: entry, playlist: path, budget: &budget)
+                local(entryPath, input: entry.uri, entry: entry, playlist: path, budget: &budget, into: &segments)
             }
         }
-        return segments
+    }
+}
+
+/// Segments in input order, with consecutive items gathered into one `.items` run: a playlist
+/// of 100 000 entries becomes one array instead of 100 000 one-item arrays (~440 bytes each,
+/// freed only after the queue was built, so they fragmented the heap under it).
+struct SegmentList {
+    private var done: [ResolvedSegment] = []
+    private var run: [PlayableItem] = []
+
+    /// Adds an item to the current run.
+    mutating func append(_ item: PlayableItem) {
+        run.append(item)
+    }
+
+    /// Makes room for `count` more items in the current run (a playlist's entries).
+    mutating func reserveItems(_ count: Int) {
+        run.reserveCapacity(run.count + count)
+    }
+
+    /// Adds a folder or a rejection after the items so far.
+    mutating func append(_ segment: ResolvedSegment) {
+        if case .items(let items) = segment { return run.append(contentsOf: items) }
+        closeRun()
+        done.append(segment)
+    }
+
+    /// The segments, the last run closed.
+    mutating func finished() -> [ResolvedSegment] {
+        closeRun()
+        return done
+    }
+
+    private mutating func closeRun() {
+        guard !run.isEmpty else { return }
+        done.append(.items(run))
+        run = []
     }
 }

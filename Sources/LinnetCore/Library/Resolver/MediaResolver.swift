@@ -99,6 +99,9 @@ public struct MediaResolver: Sendable {
         for (index, listing) in pendingFolders {
             parts[index] = Self.ordered(listing, tags: tags, cached: cached)
         }
+        // Sized once: growing by doubling held a discarded copy of up to 100 000 items at the
+        // peak, which the heap then kept.
+        resolution.items.reserveCapacity(min(limits.maxItems, parts.reduce(0) { $0 + $1.count }))
         for item in parts.joined() {
             guard resolution.items.count < limits.maxItems else {
                 resolution.rejections.append(Rejection(input: item.uri, reason: .tooManyItems(limit: limits.maxItems)))
