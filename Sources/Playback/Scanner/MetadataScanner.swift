@@ -113,16 +113,23 @@ public final class MetadataScanner: Sendable {
         cachedTracks(uris)
     }
 
+    /// ``cachedResults(_:)`` for local files whose paths the caller has (`paths[i]` is the file
+    /// of `uris[i]`), without parsing each URI back.
+    public func cachedResults(_ uris: [String], paths: [String]) -> [ScannedTrack?] {
+        precondition(uris.count == paths.count, "one path per URI")
+        return cachedTracks(uris, paths: paths)
+    }
+
     /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
     /// hit whose embedded art's file is gone counts as a miss, so the art is written again; a hit
     /// without embedded art gets the folder's cover as it is now (the row holds the one it was
     /// read with, and a cover added or deleted beside unchanged files must not need a read).
-    private func cachedTracks(_ uris: [String]) -> [ScannedTrack?] {
+    private func cachedTracks(_ uris: [String], paths: [String]? = nil) -> [ScannedTrack?] {
         guard let cache else { return Array(repeating: nil, count: uris.count) }
         var positions: [Int] = []
         var identities: [FileIdentity] = []
         for (index, uri) in uris.enumerated() {
-            guard let path = LocalFileReader.localPath(of: uri), let identity = FileIdentity.current(path: path) else {
+            guard let path = paths?[index] ?? LocalFileReader.localPath(of: uri), let identity = FileIdentity.current(path: path) else {
                 continue
             }
             positions.append(index)

@@ -33,11 +33,17 @@ public enum SidecarLyrics {
         /// Lyrics-shaped names per folder path (ending in "/"); nil when the folder could not be
         /// listed, and each candidate is then tried as ``text(forTrack:)`` does.
         private var sidecarNames: [String: Set<String>?] = [:]
+        /// URI prefixes (up to the last "/") of folders known to hold no lyrics-shaped file: most
+        /// tracks of a library are answered from here, without parsing their URI.
+        private var foldersWithoutSidecars: Set<Substring> = []
 
         public init() {}
 
         /// The sidecar's text for the track at `uri`, as ``SidecarLyrics/text(forTrack:)`` gives it.
         public mutating func text(forTrack uri: String) -> String? {
+            guard let uriSlash = uri.lastIndex(of: "/") else { return nil }
+            let uriFolder = uri[...uriSlash]
+            guard !foldersWithoutSidecars.contains(uriFolder) else { return nil }
             guard let path = FileURI.path(fromURI: uri), let slash = path.lastIndex(of: "/") else { return nil }
             let folder = String(path[...slash])
             let names: Set<String>?
@@ -47,6 +53,7 @@ public enum SidecarLyrics {
                 names = Self.sidecarNames(in: folder)
                 sidecarNames[folder] = .some(names)
             }
+            if names?.isEmpty == true { foldersWithoutSidecars.insert(uriFolder) }
             return locate(path: path, slash: slash, present: names)?.text
         }
 

@@ -39,7 +39,8 @@ extension MediaResolver {
         var start = 0
         while start < paths.count, clock.now < deadline {
             let batch = paths[start..<min(paths.count, start + cacheLookupBatch)]
-            for (path, track) in zip(batch, scanner.cachedResults(batch.map(FileURI.uri(forPath:)))) {
+            let paths = Array(batch)
+            for (path, track) in zip(paths, scanner.cachedResults(paths.map(FileURI.uri(forPath:)), paths: paths)) {
                 if let track { found[path] = track }
             }
             start += batch.count
