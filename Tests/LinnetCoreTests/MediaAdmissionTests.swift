@@ -19,6 +19,29 @@ import Testing
         }
     }
 
+    /// A folder walk inspects its files against the folder's canonical path, resolved once; the
+    /// facts must be those a full inspection gives, links included (through a linked folder too).
+    @Test func inspectingInACanonicalFolderGivesTheFullInspectionsFacts() throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("real/album")
+        try dir.write("real/album/song.ogg", "bytes")
+        try dir.write("elsewhere.ogg", "bytes")
+        #expect(symlink(dir.path("elsewhere.ogg"), album + "/linked.ogg") == 0)
+        #expect(symlink("/proc/self/status", album + "/proc.ogg") == 0)
+        #expect(symlink(album + "/missing.ogg", album + "/dangling.ogg") == 0)
+        #expect(mkfifo(album + "/pipe.ogg", 0o600) == 0)
+        #expect(symlink(album, dir.path("via")) == 0)
+        for folderPath in [album, dir.path("via")] {
+            let folderPathBytes = try #require(LocalPath(folderPath))
+            let folder = try #require(LocalFileFacts.canonicalPath(of: folderPathBytes))
+            #expect(folder.description.hasSuffix("/real/album"))
+            for name in ["song.ogg", "linked.ogg", "proc.ogg", "dangling.ogg", "pipe.ogg", "missing.ogg"] {
+                let file = try #require(LocalPath(folderPath + "/" + name))
+                #expect(LocalFileFacts.inspect(file, inCanonicalFolder: folder) == LocalFileFacts.inspect(file), "\(folderPath)/\(name)")
+            }
+        }
+    }
+
     @Test func regularFilesAndHTTPStreamsAreAdmitted() throws {
         let dir = try ScratchDirectory()
         let file = try dir.write("song.ogg", "not really audio, but a regular file")

@@ -55,6 +55,13 @@ struct FolderWalker {
             return listing
         }
         var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
+        // The folder's own symlinks resolved once, on its first audio file, for all of them.
+        var canonicalFolder: LocalPath??
+        func facts(of file: LocalPath) -> LocalFileFacts {
+            if canonicalFolder == nil { canonicalFolder = .some(LocalPath(path).flatMap(LocalFileFacts.canonicalPath(of:))) }
+            guard case .some(.some(let folder)) = canonicalFolder else { return LocalFileFacts.inspect(file) }
+            return LocalFileFacts.inspect(file, inCanonicalFolder: folder)
+        }
         // Name order, so that when the file cap cuts a folder the files kept are predictable.
         for name in NaturalOrder.sorted(names) where !name.hasPrefix(".") {
             let child = path == "/" ? "/" + name : path + "/" + name
@@ -70,7 +77,7 @@ struct FolderWalker {
             case S_IFREG:
                 guard audioExtensions.contains(PlaylistParser.fileExtension(of: name)) else { continue }
                 if let local = LocalPath(child),
-                   let refusal = MediaAdmissionRule.verdict(on: LocalFileFacts.inspect(local), for: local, extensions: audioExtensions) {
+                   let refusal = MediaAdmissionRule.verdict(on: facts(of: local), for: local, extensions: audioExtensions) {
                     refused.append((child, refusal))
                     continue
                 }
