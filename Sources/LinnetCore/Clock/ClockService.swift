@@ -67,6 +67,8 @@ public final class ClockService: Sendable {
         var state = State()
         var wallTimer: (any WallTimer)?
         var zoneWatcher: TimeZoneWatcher?
+        /// Whether the time zone could not be watched once already (said once, tried again later).
+        var zoneWatchRefused = false
         var eventSink: (@Sendable (ClockEvent) -> Void)?
     }
 
@@ -140,9 +142,6 @@ public final class ClockService: Sendable {
             self?.wallClockEvent(event)
         }
         confined.value.wallTimer = timer
-        let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
-        if watcher == nil { logger.info("cannot watch /etc/localtime; a new time zone applies after a restart") }
-        confined.value.zoneWatcher = watcher
         controller.onClockRequest { [weak self] request in
             self?.answer(request)
         }
@@ -221,5 +220,23 @@ public final class ClockService: Sendable {
         }
         let wake = deadline.map { now.duration(to: $0) > window ? $0 - window : $0 }
         confined.value.wallTimer?.arm(at: wake)
+        watchTimeZone(withState { !$0.book.alarms.isEmpty })
+    }
+
+    /// Watches the system time zone while there are alarms (only they are set in local time):
+    /// an inotify instance is a per-user resource (128 by default), and every linnet without
+    /// alarms held one for nothing.
+    private func watchTimeZone(_ needed: Bool) {
+        guard needed else {
+            confined.value.zoneWatcher = nil
+            return
+        }
+        guard confined.value.zoneWatcher == nil else { return }
+        let watcher = TimeZoneWatcher(loop: loop) { [weak self] in self?.replan("the time zone changed") }
+        if watcher == nil, !confined.value.zoneWatchRefused {
+            confined.value.zoneWatchRefused = true
+            logger.info("cannot watch /etc/localtime; a new time zone applies after a restart")
+        }
+        confined.value.zoneWatcher = watcher
     }
 }
