@@ -1,5 +1,4 @@
 public import LibraryFormats
-import Glibc
 /// Finds lyrics stored next to a local track: `<basename>.lrc` (synced) or `<basename>.txt`
 /// (plain), in the track's own directory only.
 ///
@@ -58,16 +57,8 @@ public enum SidecarLyrics {
         }
 
         private static func sidecarNames(in folder: String) -> Set<String>? {
-            guard let directory = opendir(folder) else { return nil }
-            defer { closedir(directory) }
-            var names: Set<String> = []
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if sidecarExtensions.contains(where: { name.hasSuffix("." + $0.ext) }) { names.insert(name) }
-            }
-            return names
+            guard case .success(let names) = FolderWalker.names(in: folder) else { return nil }
+            return Set(names.filter { name in sidecarExtensions.contains { name.hasSuffix("." + $0.ext) } })
         }
     }
 

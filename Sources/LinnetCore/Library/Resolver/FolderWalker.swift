@@ -102,13 +102,13 @@ struct FolderWalker {
         DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    private struct ListingError: Error {
+    struct ListingError: Error {
         let reason: String
     }
 
     /// The entry names of a directory, with `errno`'s text when it cannot be listed.
     /// Names that are not UTF-8 are repaired by decoding and will then not be found.
-    private static func names(in path: String) -> Result<[String], ListingError> {
+    static func names(in path: String) -> Result<[String], ListingError> {
         guard let directory = opendir(path) else {
             return .failure(ListingError(reason: String(cString: strerror(errno))))
         }
