@@ -1,7 +1,9 @@
 import Foundation
 
 /// A `dbus-daemon` owned by one test: started from a config file under `Tests/Fixtures`, killed
-/// with SIGKILL when the test ends (Swift Testing blocks SIGTERM in children).
+/// with SIGKILL when the test ends (Swift Testing blocks SIGTERM in children). A killed daemon
+/// cannot remove its listening socket, so `stop()` does: without that every test left a
+/// `/tmp/dbus-*` file behind (16,000 of them after a day of runs).
 public final class PrivateBus: @unchecked Sendable {
     /// The bus address, for `DBUS_SESSION_BUS_ADDRESS` or `gdbus --address`.
     public let address: String
@@ -59,6 +61,18 @@ public final class PrivateBus: @unchecked Sendable {
         Foundation.kill(pid, SIGKILL)
         ChildExit.wait(for: process)
         ChildProcessRegistry.forget(pid: pid)
+        for path in Self.socketPaths(in: address) { unlink(path) }
+    }
+
+    /// The filesystem sockets named by a D-Bus address (`unix:path=/tmp/dbus-X,guid=…`, possibly
+    /// several separated by `;`); abstract sockets and other transports name none.
+    public static func socketPaths(in address: String) -> [String] {
+        address.split(separator: ";").compactMap { entry in
+            guard entry.hasPrefix("unix:") else { return nil }
+            let keys = entry.dropFirst("unix:".count).split(separator: ",")
+            guard let path = keys.first(where: { $0.hasPrefix("path=") }) else { return nil }
+            return String(path.dropFirst("path=".count)).removingPercentEncoding
+        }
     }
 
     deinit { stop() }
