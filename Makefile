@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build test check fuzz bench run install clean
+.PHONY: deps build test check fuzz bench bench-micro run install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -28,6 +28,11 @@ fuzz: deps
 # linnet against mpv + mpv-mpris and a C libdbus floor; writes Benchmarks/results.md (settings: scripts/bench.sh).
 bench:
 	scripts/bench.sh
+
+# In-process micro benchmarks with allocation and instruction counts (queue edits at 100k, the
+# player's logic, Metadata encoding), from their own package in Benchmarks/micro.
+bench-micro: deps
+	cd Benchmarks/micro && swift package --disable-sandbox benchmark --no-progress $(BENCH_ARGS)
 
 # Builds and starts linnet (under dbus-run-session when there is no session bus).
 run:
