@@ -45,6 +45,9 @@ final class LinnetWorld: @unchecked Sendable {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("linnet-test-\(UUID().uuidString)")
         media = home.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if let services {
             let config = try String(contentsOfFile: Fixtures.path(busConfiguration), encoding: .utf8)
                 .replacingOccurrences(of: "</busconfig>", with: "  <servicedir>\(services.path)</servicedir>\n</busconfig>")
@@ -83,6 +86,9 @@ final class LinnetWorld: @unchecked Sendable {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            // libpulse keeps its runtime folder here; without one it makes /tmp/pulse-* folders
+            // that nothing removes, and retries mkdir through all of them at every start.
+            "XDG_RUNTIME_DIR": home.appendingPathComponent("runtime").path,
             // No system bus unless a test provides one: linnet must not take a real logind lock.
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home.path)/no-system-bus",
         ]
