@@ -8,11 +8,16 @@ import TestSupport
 /// the libraries, makes GLib abort).
 @Suite struct ScannerShutdownTests {
     @Test(.timeLimit(.minutes(1))) func shutdownEndsQueuedScansAndRefusesNewOnes() async throws {
-        let media = try MediaFactory()
-        let uris = try (0..<40).map { try media.indexedWAV("t\($0).wav", frames: 4_410) }
-        let scanner = MetadataScanner(maxConcurrentScans: 2)
+        // Streams that send headers and then nothing: the two running reads last until the
+        // scanner's timeout, so the other 38 are still queued when the scanner shuts down, on
+        // any machine (40 small files were once expected to outlast 20 ms; TagLib reads them in less).
+        let server = try LoopbackHTTPServer(body: Data(), contentType: "audio/ogg", behaviour: .stallAfter(bytes: 0))
+        defer { server.stop() }
+        let uris = (0..<40).map { "\(server.uri)?\($0)" }
+        let scanner = MetadataScanner(maxConcurrentScans: 2, timeout: .seconds(3))
         let scans = Task { await scanner.scan(uris) }
-        try await Task.sleep(for: .milliseconds(20))
+        // A request at the server means a read is running, and so the scans are enqueued.
+        while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
         // Blocking until running scans finish: not on the cooperative pool.
         try await offPool { scanner.shutdown() }
 
@@ -22,8 +27,8 @@ import TestSupport
         }
         let read = results.filter { if case .success = $0 { true } else { false } }
         print("scanner shut down with \(read.count) of \(uris.count) read, \(shutDown.count) ended unread")
-        #expect(read.count + shutDown.count == uris.count, "nothing else may fail: \(results)")
-        #expect(!shutDown.isEmpty, "40 files cannot all be read within 20 ms")
+        #expect(read.isEmpty, "a stream that sends nothing was read: \(read)")
+        #expect(shutDown.count >= uris.count - 2, "only the two running reads may end otherwise: \(results)")
         #expect(scanner.isShutDown)
         await #expect(throws: PlaybackFailure.self) { try await scanner.scan(uris[0]) }
     }
