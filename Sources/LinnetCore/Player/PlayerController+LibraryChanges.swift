@@ -45,6 +45,7 @@ extension PlayerController {
             let ordered = uris.sorted()
             guard !ordered.isEmpty else { return }
             self.logger.debug("files changed in a watched folder: \(ordered.count) to read again")
+            let ticket = self.tagReadOrder.rereading(ordered)
             let results = await self.scanner.scan(ordered)
             guard !self.scanner.isShutDown else { return }
             var outcomes: [String: ScanOutcome] = [:]
@@ -57,9 +58,12 @@ extension PlayerController {
                 }
             }
             let owner = self.owner
+            let readOrder = self.tagReadOrder
             owner.loop.perform { [outcomes] in
+                // A later change's read of a file, landed first, wins over this one.
+                let current = Set(zip(ordered, readOrder.areCurrent(ordered, ticket: ticket)).filter(\.1).map(\.0))
                 for entry in owner.value.machine.queue.entries {
-                    guard let outcome = outcomes[entry.uri] else { continue }
+                    guard current.contains(entry.uri), let outcome = outcomes[entry.uri] else { continue }
                     _ = owner.value.send(.scanned(entryID: entry.id, outcome))
                 }
             }

@@ -25,6 +25,7 @@ extension PlayerController {
                 let owner = self.owner
                 let batch = (try? await owner.loop.run { candidates.filter { owner.value.machine.queue.entry(id: $0.id) != nil } }) ?? []
                 guard !batch.isEmpty else { continue }
+                let ticket = self.tagReadOrder.ticket()
                 let results = await self.scanner.scan(batch.map(\.uri))
                 // Shut down meanwhile: the failures only say so, not that the files are broken.
                 guard !self.scanner.isShutDown else { return }
@@ -43,7 +44,13 @@ extension PlayerController {
                 // One hop onto the loop per batch: a warm cache answers a batch at once, and a
                 // wake-up per track made the loop the bottleneck of a large library's start.
                 let batchInputs = inputs
-                owner.loop.perform { for input in batchInputs { _ = owner.value.send(input) } }
+                let readOrder = self.tagReadOrder
+                owner.loop.perform {
+                    // Checked on the loop, where the watcher's results land too: whichever of
+                    // the two reads started last is applied last or not at all.
+                    let current = readOrder.areCurrent(batch.map(\.uri), ticket: ticket)
+                    for (input, isCurrent) in zip(batchInputs, current) where isCurrent { _ = owner.value.send(input) }
+                }
             }
             // The scanner's and the cache's transient values for every file are gone.
             HeapTrim.afterRelease(ofEntries: entries.count)

@@ -23,6 +23,9 @@ public final class PlayerController: Sendable {
     let engine: any PlaybackEngine
     /// Watches the folders of queued local files, so edits there reach the cache and the queue.
     let folderWatcher = FolderWatcher()
+    /// Keeps a first scan's read that lands after the watcher's re-read of a changed file from
+    /// replacing it.
+    let tagReadOrder = TagReadOrder()
     /// Made on first use: making one initialises GStreamer, which must not delay the bus name.
     private let scannerSlot = Mutex<MetadataScanner?>(nil)
     /// Set once the machine has been given what to play (``begin(session:items:autoplay:)``):
