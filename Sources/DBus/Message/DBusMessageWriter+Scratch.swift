@@ -1,5 +1,3 @@
-internal import CDBus
-
 extension DBusMessageWriter {
     /// Writes a body with `body` into a signal that is never sent; returns the problem that
     /// stopped the writing, or nil.
@@ -23,14 +21,7 @@ extension DBusMessageWriter {
 
     private static func scratchMessage(_ body: (inout DBusMessageWriter) -> Void) throws(DBusError) -> Message {
         let message = try Message.signal(path: "/org/linnet/Scratch", interface: "org.linnet.Scratch", member: "Body")
-        var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(message.raw, &iterator)
-        let problem = withUnsafeMutablePointer(to: &iterator) { pointer in
-            var writer = DBusMessageWriter(pointer)
-            body(&writer)
-            return writer.error
-        }
-        if let problem { throw problem }
+        try message.appendBody(writing: body)
         return message
     }
 }

@@ -207,14 +207,20 @@ extension Message {
     /// half-built reply is dropped).
     func makeReturn(writing body: (inout DBusMessageWriter) -> Void) throws(DBusError) -> Message {
         let reply = try makeReturn()
+        try reply.appendBody(writing: body)
+        return reply
+    }
+
+    /// Appends what `body` writes to this message's body; throws the writer's error (the message
+    /// is then half built and must be dropped).
+    func appendBody(writing body: (inout DBusMessageWriter) -> Void) throws(DBusError) {
         var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(reply.raw, &iterator)
+        dbus_message_iter_init_append(raw, &iterator)
         let problem = withUnsafeMutablePointer(to: &iterator) { pointer in
             var writer = DBusMessageWriter(pointer)
             body(&writer)
             return writer.error
         }
         if let problem { throw problem }
-        return reply
     }
 }
