@@ -19,6 +19,24 @@ public struct LocalPath: Sendable, Hashable, CustomStringConvertible {
         self.init(absolute: Array(text.utf8))
     }
 
+    /// This folder's entry `name`, or nil when `name` is not one entry's name (empty, `.`, `..`,
+    /// or holding a slash or a NUL). Already normalised, so nothing is scanned again: a folder
+    /// walk makes one per file.
+    public func appending(entry name: String) -> LocalPath? {
+        let component = Array(name.utf8)
+        guard !component.isEmpty, component != [UInt8(ascii: ".")], component != [UInt8(ascii: "."), UInt8(ascii: ".")],
+              !component.contains(UInt8(ascii: "/")), !component.contains(0) else { return nil }
+        var joined = bytes
+        joined.reserveCapacity(bytes.count + 1 + component.count)
+        if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+        joined += component
+        return LocalPath(normalizedBytes: joined)
+    }
+
+    private init(normalizedBytes: [UInt8]) {
+        bytes = normalizedBytes
+    }
+
     /// The `file://` URI of this path, escaped like GLib's.
     public var uri: String { FileURI.uri(forPathBytes: bytes) }
 

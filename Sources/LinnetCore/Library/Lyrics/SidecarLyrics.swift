@@ -40,7 +40,8 @@ public enum SidecarLyrics {
 
         /// The sidecar's text for the track at `uri`, as ``SidecarLyrics/text(forTrack:)`` gives it.
         public mutating func text(forTrack uri: String) -> String? {
-            guard let uriSlash = uri.lastIndex(of: "/") else { return nil }
+            // Searched as bytes: a Character search backwards segments graphemes, per track.
+            guard let uriSlash = uri.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
             let uriFolder = uri[...uriSlash]
             guard !foldersWithoutSidecars.contains(uriFolder) else { return nil }
             guard let path = FileURI.path(fromURI: uri), let slash = path.lastIndex(of: "/") else { return nil }

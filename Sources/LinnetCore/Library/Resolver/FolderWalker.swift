@@ -4,11 +4,20 @@ import Glibc
 /// The audio files of one folder and, in natural name order, its subfolders.
 struct FolderListing: Sendable {
     var path: String
-    /// Absolute paths of the audio files directly in the folder, in no particular order yet.
-    var files: [String] = []
+    /// The audio files directly in the folder, in natural name order.
+    var files: [FolderFile] = []
     var subfolders: [FolderListing] = []
 
     var fileCount: Int { files.count + subfolders.reduce(0) { $0 + $1.fileCount } }
+}
+
+/// An audio file a walk admitted, with the size and modification time it saw: a tag cache's key,
+/// so the file need not be examined again to look its tags up.
+struct FolderFile: Sendable, Hashable {
+    /// The absolute path.
+    var path: String
+    /// nil only if the file could not be examined after it was opened (then the cache is not asked).
+    var stamp: LocalFileFacts.Stamp?
 }
 
 /// Walks a folder tree for audio files, following symlinks but never into a directory it is
@@ -31,6 +40,13 @@ struct FolderWalker {
         let inode: UInt64
     }
 
+    /// A folder entry worth examining, with the kind `readdir` gave (`DT_UNKNOWN` on file systems
+    /// that do not say).
+    private struct Entry {
+        let name: String
+        let type: Int32
+    }
+
     init(audioExtensions: Set<String>, maxDepth: Int, maxFiles: Int) {
         self.audioExtensions = audioExtensions
         self.maxDepth = maxDepth
@@ -47,46 +63,56 @@ struct FolderWalker {
     private mutating func walk(_ path: String, identity: DirectoryIdentity, depth: Int) -> FolderListing {
         var listing = FolderListing(path: path)
         guard visited.insert(identity).inserted else { return listing }
-        let names: [String]
-        switch Self.names(in: path) {
-        case .success(let found): names = found
-        case .failure(let error):
-            refused.append((path, .unreadable(error.reason)))
+        guard let directory = opendir(path) else {
+            refused.append((path, .unreadable(String(cString: strerror(errno)))))
             return listing
         }
-        var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
+        defer { closedir(directory) }
+        // Entries are looked up relative to the folder (one name for the kernel to resolve, not
+        // the whole path), through the listing's own descriptor.
+        let descriptor = dirfd(directory)
         // The folder's own symlinks resolved once, on its first audio file, for all of them.
-        var canonicalFolder: LocalPath??
-        func facts(of file: LocalPath) -> LocalFileFacts {
-            if canonicalFolder == nil { canonicalFolder = .some(LocalPath(path).flatMap(LocalFileFacts.canonicalPath(of:))) }
-            guard case .some(.some(let folder)) = canonicalFolder else { return LocalFileFacts.inspect(file) }
-            return LocalFileFacts.inspect(file, inCanonicalFolder: folder)
+        var openFolder: LocalFileFacts.OpenFolder?
+        func folder() -> LocalFileFacts.OpenFolder {
+            if let openFolder { return openFolder }
+            let opened = LocalFileFacts.OpenFolder(
+                descriptor: descriptor, canonicalPath: LocalPath(path).flatMap(LocalFileFacts.canonicalPath(of:)))
+            openFolder = opened
+            return opened
         }
+        let folderPath = LocalPath(path)
+        var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
         // Name order, so that when the file cap cuts a folder the files kept are predictable.
-        for name in NaturalOrder.sorted(names) where !name.hasPrefix(".") {
-            let child = path == "/" ? "/" + name : path + "/" + name
+        // Keys made once per name (and the sort specialised here, not NaturalOrder's generic one).
+        let sorted = entries(of: directory).map { (key: NaturalOrder.Key($0.name), entry: $0) }.sorted { $0.key < $1.key }
+        for entry in sorted.lazy.map(\.entry) {
+            let child = path == "/" ? "/" + entry.name : path + "/" + entry.name
+            if entry.type == Int32(DT_REG) {
+                // A plain file (its extension already checked): examined once, by the rule's
+                // inspection, whose stamp is the cache's key.
+                guard let local = folderPath?.appending(entry: entry.name) ?? LocalPath(child) else { continue }
+                let facts = LocalFileFacts.inspect(entry: entry.name, of: folder(), path: local)
+                // Gone, or not examinable: skipped like any entry whose stat fails.
+                guard facts.kind != .missing else { continue }
+                admit(child, local: local, facts: facts, into: &listing)
+                continue
+            }
             var info = stat()
-            // stat, not lstat: a symlinked album folder or file is meant to be played. Dangling
-            // links fail here and are skipped.
-            guard stat(child, &info) == 0 else { continue }
+            // Followed, not lstat: a symlinked album folder or file is meant to be played.
+            // Dangling links fail here and are skipped.
+            guard fstatat(descriptor, entry.name, &info, 0) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 // A link into /proc, /sys or /dev holds no music and can be vast: not entered.
                 guard !LocalFileFacts.isSystemDevice(UInt64(info.st_dev)) else { continue }
-                subfolders.append((name, child, Self.identity(info)))
+                subfolders.append((entry.name, child, Self.identity(info)))
             case S_IFREG:
-                guard audioExtensions.contains(PlaylistParser.fileExtension(of: name)) else { continue }
-                if let local = LocalPath(child),
-                   let refusal = MediaAdmissionRule.verdict(on: facts(of: local), for: local, extensions: audioExtensions) {
-                    refused.append((child, refusal))
+                guard audioExtensions.contains(PlaylistParser.fileExtension(of: entry.name)), let local = LocalPath(child) else {
                     continue
                 }
-                guard fileCount < maxFiles else {
-                    reachedFileLimit = true
-                    continue
-                }
-                fileCount += 1
-                listing.files.append(child)
+                let facts = folder().canonicalPath.map { LocalFileFacts.inspect(local, inCanonicalFolder: $0) }
+                    ?? LocalFileFacts.inspect(local)
+                admit(child, local: local, facts: facts, into: &listing)
             default:
                 continue
             }
@@ -96,6 +122,44 @@ struct FolderWalker {
             listing.subfolders.append(walk(subfolder.path, identity: subfolder.identity, depth: depth + 1))
         }
         return listing
+    }
+
+    /// Adds the file at `path` to `listing` if the rule admits it and the cap allows; otherwise
+    /// notes why not.
+    private mutating func admit(_ path: String, local: LocalPath, facts: LocalFileFacts, into listing: inout FolderListing) {
+        if let refusal = MediaAdmissionRule.verdict(on: facts, for: local, extensions: audioExtensions) {
+            refused.append((path, refusal))
+            return
+        }
+        guard fileCount < maxFiles else {
+            reachedFileLimit = true
+            return
+        }
+        fileCount += 1
+        listing.files.append(FolderFile(path: path, stamp: facts.stamp))
+    }
+
+    /// The entries of `directory` that may hold music: not hidden, and not a file of another
+    /// kind or extension (which `readdir` can tell without a system call per entry).
+    private func entries(of directory: OpaquePointer) -> [Entry] {
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.hasPrefix(".") else { continue }
+            let type = Int32(entry.pointee.d_type)
+            switch type {
+            case Int32(DT_REG):
+                guard audioExtensions.contains(PlaylistParser.fileExtension(of: name)) else { continue }
+            case Int32(DT_FIFO), Int32(DT_CHR), Int32(DT_BLK), Int32(DT_SOCK):
+                continue
+            default:
+                break
+            }
+            entries.append(Entry(name: name, type: type))
+        }
+        return entries
     }
 
     private static func identity(_ info: stat) -> DirectoryIdentity {

@@ -82,22 +82,27 @@ public struct MediaResolver: Sendable {
                 resolution.rejections.append(rejection)
             }
         }
-        let folderFiles = pendingFolders.flatMap { Self.allFiles(of: $0.listing) }
-        var tags: [String: ScannedTrack] = [:]
-        var cached: [String: ScannedTrack] = [:]
-        if folderFiles.count <= limits.maxTagOrderedFiles {
-            tags = await scanTags(of: folderFiles)
-        } else if let scanner {
-            Self.logger.notice("""
-                Ordering \(folderFiles.count) files by name: reading the tags of more than \
-                \(limits.maxTagOrderedFiles) before playing would take too long
-                """)
-            // Known tags come along without ordering by them, so a folder orders the same with
-            // or without a cache; entries that come tagged need no scan and no signal later.
-            cached = await Self.offPool { Self.cachedTags(of: folderFiles, scanner: scanner) }
-        }
-        for (index, listing) in pendingFolders {
-            parts[index] = Self.ordered(listing, tags: tags, cached: cached)
+        let folderFileCount = pendingFolders.reduce(0) { $0 + $1.listing.fileCount }
+        if folderFileCount <= limits.maxTagOrderedFiles {
+            let tags = await scanTags(of: pendingFolders.flatMap { Self.allFiles(of: $0.listing).map(\.path) })
+            for (index, listing) in pendingFolders {
+                parts[index] = Self.ordered(listing, tags: tags)
+            }
+        } else {
+            if scanner != nil {
+                Self.logger.notice("""
+                    Ordering \(folderFileCount) files by name: reading the tags of more than \
+                    \(limits.maxTagOrderedFiles) before playing would take too long
+                    """)
+            }
+            // The walk lists each folder's files in name order, which is then the play order.
+            // Known tags come along without ordering by them, so a folder orders the same with or
+            // without a cache; entries that come tagged need no scan and no signal later.
+            let (scanner, listings) = (scanner, pendingFolders.map(\.listing))
+            let named = await Self.offPool { Self.inNameOrder(listings, scanner: scanner) }
+            for ((index, _), items) in zip(pendingFolders, named) {
+                parts[index] = items
+            }
         }
         // Sized once: growing by doubling held a discarded copy of up to 100 000 items at the
         // peak, which the heap then kept.
@@ -132,7 +137,7 @@ public struct MediaResolver: Sendable {
         }
     }
 
-    private static func allFiles(of listing: FolderListing) -> [String] {
+    static func allFiles(of listing: FolderListing) -> [FolderFile] {
         listing.files + listing.subfolders.flatMap { allFiles(of: $0) }
     }
 }
