@@ -93,6 +93,32 @@ import Testing
         #expect(warm.items.map(\.sidecarLyrics) == [nil, "[00:00.50]sung", nil])
     }
 
+    /// The cache is asked with the size and modification time the folder walk saw: a file
+    /// rewritten since it was read is not answered from the cache, and a linked file is
+    /// answered by its target's stamp, as a scan would key it.
+    @Test func cachedTagsAtStartFollowTheFilesAsTheWalkFindsThem() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Album")
+        try await TaggedMedia.ogg(at: album + "/a.ogg", tags: ["title": "A"])
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "B"])
+        try await TaggedMedia.ogg(at: dir.path("elsewhere.ogg"), tags: ["title": "C"])
+        #expect(symlink(dir.path("elsewhere.ogg"), album + "/c.ogg") == 0)
+        let uris = ["a.ogg", "b.ogg", "c.ogg"].map { FileURI.uri(forPath: album + "/" + $0) }
+        let cache = LibraryCache(directory: dir.path("cache"), logger: Logger(label: "test"))
+        let scanner = MetadataScanner(maxConcurrentScans: 2, artCache: ArtCache(directory: dir.path("art")), cache: cache)
+        let resolver = MediaResolver(scanner: scanner, limits: .init(maxTagOrderedFiles: 2))
+        _ = await scanner.scan(uris)
+        cache.flush()
+        let warm = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(warm.items.map { $0.scanned?.metadata.title } == ["A", "B", "C"])
+
+        // b.ogg rewritten (another size): read again by the player, not taken from the cache.
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "Bee", "artist": "Someone"])
+        let changed = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(changed.items.map(\.uri) == uris)
+        #expect(changed.items.map { $0.scanned?.metadata.title } == ["A", nil, "C"])
+    }
+
     @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {
         let dir = try ScratchDirectory()
         let home = try dir.makeDirectory("home")
