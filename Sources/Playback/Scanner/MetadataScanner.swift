@@ -139,10 +139,14 @@ public final class MetadataScanner: Sendable {
         }
         var tracks = [ScannedTrack?](repeating: nil, count: uris.count)
         guard !identities.isEmpty else { return tracks }
+        // An album's tracks share one stored cover: checked once per lookup, not per track.
+        var storedArtExists: [String: Bool] = [:]
         for (position, found) in zip(positions, cache.lookup(identities)) {
             guard var track = found else { continue }
             if let art = track.metadata.artURI, !ArtCache.isBeside(art, uris[position]) {
-                guard ArtCache.stillExists(art) else { continue }
+                let exists = storedArtExists[art] ?? ArtCache.stillExists(art)
+                storedArtExists[art] = exists
+                guard exists else { continue }
             } else {
                 track.metadata.artURI = folderArt.art(nextTo: uris[position])
             }

@@ -107,7 +107,7 @@ struct FolderWalker {
                 guard !LocalFileFacts.isSystemDevice(UInt64(info.st_dev)) else { continue }
                 subfolders.append((entry.name, child, Self.identity(info)))
             case S_IFREG:
-                guard audioExtensions.contains(PlaylistParser.fileExtension(of: entry.name)), let local = LocalPath(child) else {
+                guard audioExtensions.contains(Self.fileExtension(ofName: entry.name)), let local = LocalPath(child) else {
                     continue
                 }
                 let facts = folder().canonicalPath.map { LocalFileFacts.inspect(local, inCanonicalFolder: $0) }
@@ -151,7 +151,7 @@ struct FolderWalker {
             let type = Int32(entry.pointee.d_type)
             switch type {
             case Int32(DT_REG):
-                guard audioExtensions.contains(PlaylistParser.fileExtension(of: name)) else { continue }
+                guard audioExtensions.contains(Self.fileExtension(ofName: name)) else { continue }
             case Int32(DT_FIFO), Int32(DT_CHR), Int32(DT_BLK), Int32(DT_SOCK):
                 continue
             default:
@@ -160,6 +160,14 @@ struct FolderWalker {
             entries.append(Entry(name: name, type: type))
         }
         return entries
+    }
+
+    /// The lower-case extension of an entry's name, as ``PlaylistParser/fileExtension(of:)``
+    /// gives it, found by bytes: asked once per entry of every folder walked.
+    private static func fileExtension(ofName name: String) -> String {
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else { return "" }
+        return String(name[utf8.index(after: dot)...]).lowercased()
     }
 
     private static func identity(_ info: stat) -> DirectoryIdentity {
