@@ -70,7 +70,7 @@ public struct LocalFileFacts: Sendable, Hashable {
             if code == ENOENT || code == ENOTDIR || code == ELOOP { return LocalFileFacts(kind: .missing) }
             return LocalFileFacts(kind: .missing, examineError: String(cString: strerror(code)))
         }
-        return examine(path, info: info, canonical: { canonicalPath(of: path) }, open: { path.withCString { open($0, openFlags) } })
+        return examine(path, info: info, canonical: { canonicalPath(of: path) }, readable: .open { path.withCString { open($0, openFlags) } })
     }
 
     /// ``inspect(_:)`` for a file listed in `folder`, whose canonical path (``canonicalPath(of:)``)
@@ -84,21 +84,38 @@ public struct LocalFileFacts: Sendable, Hashable {
               let canonical = LocalPath(absolute: folder.bytes + path.bytes[slash...])
         else { return inspect(path) }
         // Not a link: lstat's answer is stat's.
-        return examine(path, info: info, canonical: { canonical }, open: { path.withCString { open($0, openFlags) } })
+        return examine(path, info: info, canonical: { canonical }, readable: .open { path.withCString { open($0, openFlags) } })
     }
 
     /// ``inspect(_:inCanonicalFolder:)`` for the entry `name` of a folder open as `folder`
-    /// (`path` being the folder's path plus `name`): the examination and the open are relative to
-    /// the folder's descriptor, so the kernel looks up one name instead of the whole path. A
-    /// name that is not an entry's (a slash, `..`), or one that is a symlink (or was swapped for
-    /// one), is inspected in full.
+    /// (`path` being the folder's path plus `name`), as a folder walk examines each of its plain
+    /// files: relative to the folder's descriptor, so the kernel looks up one name instead of the
+    /// whole path, and with readability asked of the kernel (`faccessat` with the effective
+    /// ids) instead of proved by an open. The kernel answers that through the same permission
+    /// check an open makes (mode bits, ACLs, an NFS server's answer, FUSE, security modules'
+    /// inode checks), so an unreadable file is refused alike, for a third of the cost (an open,
+    /// fstat and close were ~7 µs per file here, 70 ms for a 10,000-file folder). Not seen:
+    /// a denial only at open time (AppArmor's path rules, fanotify); such a file fails when it
+    /// is read, and the player says so then.
+    ///
+    /// A name that is not an entry's (a slash, `..`), or one that is a symlink (or was swapped
+    /// for one), is inspected in full.
     public static func inspect(entry name: String, of folder: OpenFolder, path: LocalPath) -> LocalFileFacts {
         guard let canonical = folder.canonicalPath?.appending(entry: name) else { return inspect(path) }
         var info = stat()
         guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK else {
             return inspect(path)
         }
-        return examine(path, info: info, canonical: { canonical }, open: { openat(folder.descriptor, name, openFlags) })
+        return examine(path, info: info, canonical: { canonical }, readable: .access { faccessat(folder.descriptor, name, R_OK, AT_EACCESS) })
+    }
+
+    /// How a regular file's readability is established.
+    private enum ReadabilityCheck {
+        /// Opening it (with ``openFlags``; the result is the descriptor), which also shows what
+        /// the path named at that moment.
+        case open(() -> Int32)
+        /// Asking the kernel whether it may be opened for reading (0 when it may, else `errno`).
+        case access(() -> Int32)
     }
 
     /// A folder open for looking up its entries, with its path with every symlink resolved.
@@ -132,9 +149,9 @@ public struct LocalFileFacts: Sendable, Hashable {
     }
 
     /// The facts of `path`, which `stat` described as `info`; `canonical` is asked only for
-    /// regular files and folders, `open` (which opens `path` with ``openFlags``) only for
-    /// regular files outside the kernel's file systems.
-    private static func examine(_ path: LocalPath, info: stat, canonical: () -> LocalPath?, open: () -> Int32) -> LocalFileFacts {
+    /// regular files and folders, `readable` only for regular files outside the kernel's file
+    /// systems.
+    private static func examine(_ path: LocalPath, info: stat, canonical: () -> LocalPath?, readable: ReadabilityCheck) -> LocalFileFacts {
         var facts = LocalFileFacts(kind: kind(of: info.st_mode))
         // Folders are placed too: a folder given to be walked must not be one of the kernel's.
         guard facts.kind == .regular || facts.kind == .directory else { return facts }
@@ -142,18 +159,23 @@ public struct LocalFileFacts: Sendable, Hashable {
         facts.onSystemFileSystem = isSystemDevice(UInt64(info.st_dev))
         guard facts.kind == .regular, !MediaAdmissionRule.isSystemLocation(facts) else { return facts }
         facts.stamp = Stamp(info)
-        let fd = open()
-        guard fd >= 0 else {
-            facts.openError = String(cString: strerror(errno))
-            return facts
+        switch readable {
+        case .access(let access):
+            if access() != 0 { facts.openError = String(cString: strerror(errno)) }
+        case .open(let open):
+            let fd = open()
+            guard fd >= 0 else {
+                facts.openError = String(cString: strerror(errno))
+                return facts
+            }
+            // The file may have been swapped between the stat and the open: judge what was opened.
+            var opened = stat()
+            if fstat(fd, &opened) == 0 {
+                facts.kind = kind(of: opened.st_mode)
+                facts.stamp = facts.kind == .regular ? Stamp(opened) : nil
+            }
+            close(fd)
         }
-        // The file may have been swapped between the stat and the open: judge what was opened.
-        var opened = stat()
-        if fstat(fd, &opened) == 0 {
-            facts.kind = kind(of: opened.st_mode)
-            facts.stamp = facts.kind == .regular ? Stamp(opened) : nil
-        }
-        close(fd)
         return facts
     }
 
