@@ -84,7 +84,7 @@ for round in $(seq "$rounds"); do
   done
 done
 if [[ -n $reference ]]; then
-  for mode in "${mode_list[@]}"; do
+  for mode in $(printf '%s\n' "${mode_list[@]}" | awk '!seen[$0]++'); do
     for figure in launch_to_all_tags_ms cpu_ms_to_all_tags launch_to_name_ms; do
       awk -v this="${mode}_$figure" -v ref="ref_${mode}_$figure" '
         $1 == this && (t == "" || $2 + 0 < t) { t = $2 + 0 }

@@ -119,6 +119,29 @@ import Testing
         #expect(changed.items.map { $0.scanned?.metadata.title } == ["A", nil, "C"])
     }
 
+    /// A large folder's plain files are examined on two threads, then judged in name order: the
+    /// order, the refusals and where the item cap cuts are those of a one-by-one walk.
+    @Test func aLargeFolderIsJudgedInNameOrderWhateverExaminesIt() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Big")
+        let names = (1...700).map { "\($0) song.ogg" }
+        for name in names.shuffled() { try dir.write("Big/" + name, "x") }
+        try dir.write("Big/notes.txt", "x")
+        #expect(mkfifo(album + "/350 pipe.ogg", 0o600) == 0)
+        #expect(symlink("/proc/self/environ", album + "/400 environ.ogg") == 0)
+        let byName = names.map { FileURI.uri(forPath: album + "/" + $0) }
+
+        let whole = await MediaResolver(scanner: nil).resolve(["Big"], workingDirectory: dir.path, home: "/")
+        #expect(whole.items.map(\.uri) == byName)
+        #expect(whole.rejections.map(\.input) == [album + "/400 environ.ogg"])
+        #expect(whole.rejections.map(\.reason) == [.refused(.systemFile)])
+
+        let capped = await MediaResolver(scanner: nil, limits: .init(maxItems: 550))
+            .resolve(["Big"], workingDirectory: dir.path, home: "/")
+        #expect(capped.items.map(\.uri) == Array(byName.prefix(550)))
+        #expect(capped.rejections.map(\.reason) == [.refused(.systemFile), .tooManyItems(limit: 550)])
+    }
+
     @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {
         let dir = try ScratchDirectory()
         let home = try dir.makeDirectory("home")

@@ -119,7 +119,7 @@ public struct LocalFileFacts: Sendable, Hashable {
     }
 
     /// A folder open for looking up its entries, with its path with every symlink resolved.
-    public struct OpenFolder {
+    public struct OpenFolder: Sendable {
         /// The folder's descriptor (`O_DIRECTORY`), owned by whoever opened it.
         public let descriptor: Int32
         /// ``LocalFileFacts/canonicalPath(of:)`` of the folder; nil when it could not be resolved.
