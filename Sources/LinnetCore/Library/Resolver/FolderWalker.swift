@@ -8,6 +8,9 @@ struct FolderListing: Sendable {
     /// The audio files directly in the folder, in natural name order.
     var files: [FolderFile] = []
     var subfolders: [FolderListing] = []
+    /// The folder's entries shaped like lyrics files (``SidecarLyrics/isSidecarShaped(_:)``),
+    /// gathered while listing it; nil when it was not listed (unreadable, or already walked).
+    var sidecarNames: Set<String>?
 
     var fileCount: Int { files.count + subfolders.reduce(0) { $0 + $1.fileCount } }
 }
@@ -85,7 +88,9 @@ struct FolderWalker {
         var subfolders: [(name: String, path: String, identity: DirectoryIdentity)] = []
         // Name order, so that when the file cap cuts a folder the files kept are predictable.
         // Keys made once per name (and the sort specialised here, not NaturalOrder's generic one).
-        let sorted = entries(of: directory).map { (key: NaturalOrder.Key($0.name), entry: $0) }.sorted { $0.key < $1.key }.map(\.entry)
+        let (found, sidecarNames) = entries(of: directory)
+        listing.sidecarNames = sidecarNames
+        let sorted = found.map { (key: NaturalOrder.Key($0.name), entry: $0) }.sorted { $0.key < $1.key }.map(\.entry)
         let plainFacts = Self.examinePlainFiles(
             sorted, in: path, folderPath: folderPath, folder: sorted.contains { $0.type == Int32(DT_REG) } ? folder() : nil)
         for (entry, examined) in zip(sorted, plainFacts) {
@@ -184,13 +189,16 @@ struct FolderWalker {
     }
 
     /// The entries of `directory` that may hold music: not hidden, and not a file of another
-    /// kind or extension (which `readdir` can tell without a system call per entry).
-    private func entries(of directory: OpaquePointer) -> [Entry] {
+    /// kind or extension (which `readdir` can tell without a system call per entry); and the
+    /// names shaped like lyrics files, so the lyrics lookup need not list the folder again.
+    private func entries(of directory: OpaquePointer) -> (entries: [Entry], sidecarNames: Set<String>) {
         var entries: [Entry] = []
+        var sidecarNames: Set<String> = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
+            if SidecarLyrics.isSidecarShaped(name) { sidecarNames.insert(name) }
             guard !name.hasPrefix(".") else { continue }
             let type = Int32(entry.pointee.d_type)
             switch type {
@@ -203,7 +211,7 @@ struct FolderWalker {
             }
             entries.append(Entry(name: name, type: type))
         }
-        return entries
+        return (entries, sidecarNames)
     }
 
     /// The lower-case extension of an entry's name, as ``PlaylistParser/fileExtension(of:)``

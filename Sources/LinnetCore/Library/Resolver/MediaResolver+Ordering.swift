@@ -66,8 +66,9 @@ extension MediaResolver {
 
     /// `items` with the lyrics files beside those that come scanned (the others get theirs
     /// when the player scans them).
-    static func withSidecarLyrics(_ items: [PlayableItem]) -> [PlayableItem] {
-        var lookup = SidecarLyrics.Lookup()
+    /// `knownFolders`: the lyrics-shaped names of folders a walk listed, not listed again.
+    static func withSidecarLyrics(_ items: [PlayableItem], knownFolders: [String: Set<String>] = [:]) -> [PlayableItem] {
+        var lookup = SidecarLyrics.Lookup(knownFolders: knownFolders)
         return items.map { item in
             guard item.scanned != nil else { return item }
             var item = item

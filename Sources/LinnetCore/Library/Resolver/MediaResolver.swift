@@ -114,7 +114,8 @@ public struct MediaResolver: Sendable {
             }
             resolution.items.append(item)
         }
-        resolution.items = await Self.offPool { [items = resolution.items] in Self.withSidecarLyrics(items) }
+        let listed = Self.sidecarNames(of: pendingFolders.map(\.listing))
+        resolution.items = await Self.offPool { [items = resolution.items] in Self.withSidecarLyrics(items, knownFolders: listed) }
         for rejection in resolution.rejections {
             Self.logger.notice("Not playing \(rejection.input): \(rejection.reason)",
                                metadata: rejection.playlist.map { ["playlist": "\($0)"] })
@@ -135,6 +136,17 @@ public struct MediaResolver: Sendable {
             thread.name = "linnet.resolver"
             thread.start()
         }
+    }
+
+    /// The lyrics-shaped names of every folder the walks listed, by folder path ending in "/".
+    private static func sidecarNames(of listings: [FolderListing]) -> [String: Set<String>] {
+        var known: [String: Set<String>] = [:]
+        func add(_ listing: FolderListing) {
+            if let names = listing.sidecarNames { known[listing.path.hasSuffix("/") ? listing.path : listing.path + "/"] = names }
+            listing.subfolders.forEach(add)
+        }
+        listings.forEach(add)
+        return known
     }
 
     static func allFiles(of listing: FolderListing) -> [FolderFile] {
