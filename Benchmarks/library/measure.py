@@ -1,7 +1,11 @@
 """Launches linnet on a music folder and times it: launch to bus name, and launch to every
 queued track's tags published (each entry's GetTracksMetadata carries xesam:artist, which only
 the tags give): taken when the last entry shows them, then confirmed for all. Prints `key value`
-lines. Used by run.sh; needs dbus-next."""
+lines. Used by run.sh; needs dbus-next.
+
+The time to all tags includes this probe's own reading of one full `Tracks` reply (10,000 object
+paths parsed in Python); `<label>_probe_tracks_reply_ms` is that call timed again afterwards,
+so a figure near the target can be told apart from the probe's share of it."""
 import asyncio
 import os
 import subprocess
@@ -91,6 +95,9 @@ async def main(label, expected, command, log_path):
         print(f"{label}_files_per_s_after_name {expected / max(tagged - named, 1e-6):.0f}")
         print(f"{label}_cpu_ms_to_name {cpu_named:.0f}")
         print(f"{label}_cpu_ms_to_all_tags {cpu:.0f}")
+        probe_start = time.monotonic()
+        await call(bus, "org.freedesktop.DBus.Properties", "Get", "ss", (TRACKLIST, "Tracks"))
+        print(f"{label}_probe_tracks_reply_ms {(time.monotonic() - probe_start) * 1000:.0f}")
         await call(bus, "org.mpris.MediaPlayer2", "Quit")
         player.wait(timeout=60)
     finally:

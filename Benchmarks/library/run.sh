@@ -14,6 +14,11 @@
 #   LINNET_BENCH_LIBRARY_FILES   files in the folder                (default 10000)
 #   LINNET_BENCH_LIBRARY_MODES   which starts, in order             (default gstreamer,cold,warm)
 #   LINNET_BENCH_LIBRARY_ROUNDS  repetitions of the modes           (default 1)
+#   LINNET_BENCH_LIBRARY_REFERENCE  another linnet binary (e.g. main's release build) started
+#                                just before this one for every mode of every round, with a
+#                                cache of its own; its lines are prefixed `ref_`, and the minima
+#                                of both and their ratio are printed at the end (a shared,
+#                                busy machine moves both alike)
 # Needs dbus-next (PyPI; installed when missing).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,6 +26,7 @@ if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PAT
 files=${LINNET_BENCH_LIBRARY_FILES:-10000}
 modes=${LINNET_BENCH_LIBRARY_MODES:-gstreamer,cold,warm}
 rounds=${LINNET_BENCH_LIBRARY_ROUNDS:-1}
+reference=${LINNET_BENCH_LIBRARY_REFERENCE:-}
 python3 -c "import dbus_next" 2>/dev/null || pip install -q dbus-next
 
 echo "library bench: building linnet (release)"
@@ -55,23 +61,39 @@ export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config XDG_STATE_HOME=$work/h
 gst-inspect-1.0 playbin > /dev/null
 
 IFS=, read -r -a mode_list <<< "$modes"
+# One start of `binary` in `mode`; `prefix` names its lines and its cache.
+start() {
+  local prefix=$1 binary=$2 mode=$3 reader=taglib label=$1$3
+  case $mode in
+    gstreamer) reader=gstreamer; export XDG_CACHE_HOME=$work/${prefix}cache-gstreamer; rm -rf "$XDG_CACHE_HOME" ;;
+    cold) export XDG_CACHE_HOME=$work/${prefix}cache; rm -rf "$XDG_CACHE_HOME" ;;
+    warm) export XDG_CACHE_HOME=$work/${prefix}cache ;;
+    *) echo "library bench: unknown mode $mode" >&2; exit 64 ;;
+  esac
+  rm -rf "$XDG_STATE_HOME"
+  LINNET_TAG_READER=$reader python3 Benchmarks/library/measure.py "$label" "$files" "$work/linnet-$label.log" -- \
+    "$binary" --no-resume --paused --audio-sink 'fakesink sync=true' --log-level debug "$work/music" \
+    | tee -a "$work/figures.txt" || { echo "library bench: $label failed; linnet's log:" >&2; tail -n 20 "$work/linnet-$label.log" >&2; exit 1; }
+  sed -n 's/.*scanned [0-9]* queued tracks in \([0-9]*\) ms (\([0-9]*\) per second).*/'"$label"'_scan_ms \1\n'"$label"'_scan_files_per_s \2/p' \
+    "$work/linnet-$label.log" | tail -n 2 | tee -a "$work/figures.txt"
+}
 for round in $(seq "$rounds"); do
   for mode in "${mode_list[@]}"; do
-    reader=taglib
-    case $mode in
-      gstreamer) reader=gstreamer; export XDG_CACHE_HOME=$work/cache-gstreamer; rm -rf "$XDG_CACHE_HOME" ;;
-      cold) export XDG_CACHE_HOME=$work/cache; rm -rf "$XDG_CACHE_HOME" ;;
-      warm) export XDG_CACHE_HOME=$work/cache ;;
-      *) echo "library bench: unknown mode $mode" >&2; exit 64 ;;
-    esac
-    rm -rf "$XDG_STATE_HOME"
-    LINNET_TAG_READER=$reader python3 Benchmarks/library/measure.py "$mode" "$files" "$work/linnet-$mode.log" -- \
-      "$linnet" --no-resume --paused --audio-sink 'fakesink sync=true' --log-level debug "$work/music" \
-      | tee -a "$work/figures.txt" || { echo "library bench: $mode failed; linnet's log:" >&2; tail -n 20 "$work/linnet-$mode.log" >&2; exit 1; }
-    sed -n 's/.*scanned [0-9]* queued tracks in \([0-9]*\) ms (\([0-9]*\) per second).*/'"$mode"'_scan_ms \1\n'"$mode"'_scan_files_per_s \2/p' \
-      "$work/linnet-$mode.log" | tail -n 2 | tee -a "$work/figures.txt"
+    [[ -n $reference ]] && start ref_ "$reference" "$mode"
+    start "" "$linnet" "$mode"
   done
 done
+if [[ -n $reference ]]; then
+  for mode in $(printf '%s\n' "${mode_list[@]}" | awk '!seen[$0]++'); do
+    for figure in launch_to_all_tags_ms cpu_ms_to_all_tags launch_to_name_ms; do
+      awk -v this="${mode}_$figure" -v ref="ref_${mode}_$figure" '
+        $1 == this && (t == "" || $2 + 0 < t) { t = $2 + 0 }
+        $1 == ref && (r == "" || $2 + 0 < r) { r = $2 + 0 }
+        END { if (t != "" && r != "") printf "min_%s %d\nmin_%s %d\n%s_over_ref_min_ratio %.2f\n", this, t, ref, r, this, (r > 0 ? t / r : 0) }' \
+        "$work/figures.txt"
+    done
+  done
+fi
 if grep -q '^gstreamer_launch_to_all_tags_ms' "$work/figures.txt" && grep -q '^cold_launch_to_all_tags_ms' "$work/figures.txt"; then
   awk '$1 == "gstreamer_launch_to_all_tags_ms" { g += $2; gn++ } $1 == "cold_launch_to_all_tags_ms" { c += $2; cn++ }
        END { printf "gstreamer_over_cold_all_tags_ratio %.1f\n", (g / gn) / (c / cn) }' "$work/figures.txt"

@@ -93,6 +93,55 @@ import Testing
         #expect(warm.items.map(\.sidecarLyrics) == [nil, "[00:00.50]sung", nil])
     }
 
+    /// The cache is asked with the size and modification time the folder walk saw: a file
+    /// rewritten since it was read is not answered from the cache, and a linked file is
+    /// answered by its target's stamp, as a scan would key it.
+    @Test func cachedTagsAtStartFollowTheFilesAsTheWalkFindsThem() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Album")
+        try await TaggedMedia.ogg(at: album + "/a.ogg", tags: ["title": "A"])
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "B"])
+        try await TaggedMedia.ogg(at: dir.path("elsewhere.ogg"), tags: ["title": "C"])
+        #expect(symlink(dir.path("elsewhere.ogg"), album + "/c.ogg") == 0)
+        let uris = ["a.ogg", "b.ogg", "c.ogg"].map { FileURI.uri(forPath: album + "/" + $0) }
+        let cache = LibraryCache(directory: dir.path("cache"), logger: Logger(label: "test"))
+        let scanner = MetadataScanner(maxConcurrentScans: 2, artCache: ArtCache(directory: dir.path("art")), cache: cache)
+        let resolver = MediaResolver(scanner: scanner, limits: .init(maxTagOrderedFiles: 2))
+        _ = await scanner.scan(uris)
+        cache.flush()
+        let warm = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(warm.items.map { $0.scanned?.metadata.title } == ["A", "B", "C"])
+
+        // b.ogg rewritten (another size): read again by the player, not taken from the cache.
+        try await TaggedMedia.ogg(at: album + "/b.ogg", tags: ["title": "Bee", "artist": "Someone"])
+        let changed = await resolver.resolve(["Album"], workingDirectory: dir.path, home: "/nonexistent")
+        #expect(changed.items.map(\.uri) == uris)
+        #expect(changed.items.map { $0.scanned?.metadata.title } == ["A", nil, "C"])
+    }
+
+    /// A large folder's plain files are examined on two threads, then judged in name order: the
+    /// order, the refusals and where the item cap cuts are those of a one-by-one walk.
+    @Test func aLargeFolderIsJudgedInNameOrderWhateverExaminesIt() async throws {
+        let dir = try ScratchDirectory()
+        let album = try dir.makeDirectory("Big")
+        let names = (1...700).map { "\($0) song.ogg" }
+        for name in names.shuffled() { try dir.write("Big/" + name, "x") }
+        try dir.write("Big/notes.txt", "x")
+        #expect(mkfifo(album + "/350 pipe.ogg", 0o600) == 0)
+        #expect(symlink("/proc/self/environ", album + "/400 environ.ogg") == 0)
+        let byName = names.map { FileURI.uri(forPath: album + "/" + $0) }
+
+        let whole = await MediaResolver(scanner: nil).resolve(["Big"], workingDirectory: dir.path, home: "/")
+        #expect(whole.items.map(\.uri) == byName)
+        #expect(whole.rejections.map(\.input) == [album + "/400 environ.ogg"])
+        #expect(whole.rejections.map(\.reason) == [.refused(.systemFile)])
+
+        let capped = await MediaResolver(scanner: nil, limits: .init(maxItems: 550))
+            .resolve(["Big"], workingDirectory: dir.path, home: "/")
+        #expect(capped.items.map(\.uri) == Array(byName.prefix(550)))
+        #expect(capped.rejections.map(\.reason) == [.refused(.systemFile), .tooManyItems(limit: 550)])
+    }
+
     @Test func inputsOfEveryKindAreResolvedOrRejectedWithAReason() async throws {
         let dir = try ScratchDirectory()
         let home = try dir.makeDirectory("home")

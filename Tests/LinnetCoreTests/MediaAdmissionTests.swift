@@ -35,10 +35,34 @@ import Testing
             let folderPathBytes = try #require(LocalPath(folderPath))
             let folder = try #require(LocalFileFacts.canonicalPath(of: folderPathBytes))
             #expect(folder.description.hasSuffix("/real/album"))
+            let descriptor = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            #expect(descriptor >= 0)
+            defer { close(descriptor) }
+            let opened = LocalFileFacts.OpenFolder(descriptor: descriptor, canonicalPath: folder)
             for name in ["song.ogg", "linked.ogg", "proc.ogg", "dangling.ogg", "pipe.ogg", "missing.ogg"] {
                 let file = try #require(LocalPath(folderPath + "/" + name))
-                #expect(LocalFileFacts.inspect(file, inCanonicalFolder: folder) == LocalFileFacts.inspect(file), "\(folderPath)/\(name)")
+                let full = LocalFileFacts.inspect(file)
+                #expect(LocalFileFacts.inspect(file, inCanonicalFolder: folder) == full, "\(folderPath)/\(name)")
+                // Relative to the open folder, as a walk examines its plain files.
+                #expect(LocalFileFacts.inspect(entry: name, of: opened, path: file) == full, "\(folderPath)/\(name)")
             }
+        }
+        // The stamp is what a cache keys on: the opened file's size and modification time.
+        let song = try #require(LocalPath(album + "/song.ogg"))
+        var info = stat()
+        #expect(stat(album + "/song.ogg", &info) == 0)
+        #expect(LocalFileFacts.inspect(song).stamp == LocalFileFacts.Stamp(
+            size: 5, modificationTime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+    }
+
+    /// A walk joins a folder and an entry's name without normalising again; anything that is not
+    /// one entry's name is refused rather than joined.
+    @Test func appendingAnEntryNameTakesOnlyNames() throws {
+        let folder = try #require(LocalPath("/music/album"))
+        #expect(folder.appending(entry: "01 x.ogg") == LocalPath("/music/album/01 x.ogg"))
+        #expect(try #require(LocalPath("/")).appending(entry: "x.ogg") == LocalPath("/x.ogg"))
+        for bad in ["", ".", "..", "a/b", "nul\u{0}.ogg"] {
+            #expect(folder.appending(entry: bad) == nil, "\(bad)")
         }
     }
 

@@ -13,15 +13,19 @@ public enum FileURI {
     /// The `file://` URI of the absolute path `bytes`, which need not be UTF-8 (Linux file names
     /// are bytes): every byte outside the unescaped set is written `%XX`.
     public static func uri(forPathBytes bytes: [UInt8]) -> String {
-        var encoded = "file://"
+        // Built as bytes and decoded once: appending to a String a scalar at a time cost a large
+        // folder's start ~3 % of its CPU.
+        var encoded: [UInt8] = Array("file://".utf8)
+        encoded.reserveCapacity(7 + bytes.count + bytes.count / 4)
         for byte in bytes {
             if isUnescapedInPath(byte) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                encoded.append(byte)
             } else {
-                encoded += "%" + hexDigit(byte >> 4) + hexDigit(byte & 0xF)
+                encoded += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0xF)]
             }
         }
-        return encoded
+        // Every byte written is ASCII.
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// The local path a `file:` URI names, or nil when ``MediaAddress`` refuses it (another
@@ -115,13 +119,18 @@ public enum FileURI {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: ":"),
+             UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
         default:
-            return "-._~!$&'()*+,=:@/".utf8.contains(byte)
+            return false
         }
     }
 
-    private static func hexDigit(_ value: UInt8) -> String {
-        String(UnicodeScalar(value < 10 ? 48 + value : 55 + value))
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 48 + value : 55 + value
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -20,17 +20,40 @@ public struct LocalFileFacts: Sendable, Hashable {
     public var onSystemFileSystem = false
     /// `errno`'s text when opening the file for reading failed; nil when it opened (or was not tried).
     public var openError: String?
+    /// A regular file's size in bytes and modification time in nanoseconds since the epoch, as
+    /// examined (the opened file's, when it was opened): with the path, what a tag cache keys
+    /// its rows by, so a folder walk's caller need not examine each file again.
+    public var stamp: Stamp?
+
+    /// A regular file's size and modification time.
+    public struct Stamp: Sendable, Hashable {
+        /// The size in bytes.
+        public var size: Int64
+        /// The modification time in nanoseconds since the epoch.
+        public var modificationTime: Int64
+
+        /// A stamp of known values.
+        public init(size: Int64, modificationTime: Int64) {
+            self.size = size
+            self.modificationTime = modificationTime
+        }
+
+        init(_ info: stat) {
+            self.init(size: Int64(info.st_size), modificationTime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        }
+    }
 
     /// Facts with the given values (for tests of the rule, and for ``inspect(_:)``).
     public init(
         kind: Kind, examineError: String? = nil, canonicalPath: LocalPath? = nil, onSystemFileSystem: Bool = false,
-        openError: String? = nil
+        openError: String? = nil, stamp: Stamp? = nil
     ) {
         self.kind = kind
         self.examineError = examineError
         self.canonicalPath = canonicalPath
         self.onSystemFileSystem = onSystemFileSystem
         self.openError = openError
+        self.stamp = stamp
     }
 
     /// Examines `path`: `stat` (following symlinks); for a regular file also `realpath` and its
@@ -47,7 +70,7 @@ public struct LocalFileFacts: Sendable, Hashable {
             if code == ENOENT || code == ENOTDIR || code == ELOOP { return LocalFileFacts(kind: .missing) }
             return LocalFileFacts(kind: .missing, examineError: String(cString: strerror(code)))
         }
-        return examine(path, info: info) { canonicalPath(of: path) }
+        return examine(path, info: info, canonical: { canonicalPath(of: path) }, readable: .open { path.withCString { open($0, openFlags) } })
     }
 
     /// ``inspect(_:)`` for a file listed in `folder`, whose canonical path (``canonicalPath(of:)``)
@@ -61,8 +84,57 @@ public struct LocalFileFacts: Sendable, Hashable {
               let canonical = LocalPath(absolute: folder.bytes + path.bytes[slash...])
         else { return inspect(path) }
         // Not a link: lstat's answer is stat's.
-        return examine(path, info: info) { canonical }
+        return examine(path, info: info, canonical: { canonical }, readable: .open { path.withCString { open($0, openFlags) } })
     }
+
+    /// ``inspect(_:inCanonicalFolder:)`` for the entry `name` of a folder open as `folder`
+    /// (`path` being the folder's path plus `name`), as a folder walk examines each of its plain
+    /// files: relative to the folder's descriptor, so the kernel looks up one name instead of the
+    /// whole path, and with readability asked of the kernel (`faccessat` with the effective
+    /// ids) instead of proved by an open. The kernel answers that through the same permission
+    /// check an open makes (mode bits, ACLs, an NFS server's answer, FUSE, security modules'
+    /// inode checks), so an unreadable file is refused alike, for a third of the cost (an open,
+    /// fstat and close were ~7 µs per file here, 70 ms for a 10,000-file folder). Not seen:
+    /// a denial only at open time (AppArmor's path rules, fanotify); such a file fails when it
+    /// is read, and the player says so then.
+    ///
+    /// A name that is not an entry's (a slash, `..`), or one that is a symlink (or was swapped
+    /// for one), is inspected in full.
+    public static func inspect(entry name: String, of folder: OpenFolder, path: LocalPath) -> LocalFileFacts {
+        guard let canonical = folder.canonicalPath?.appending(entry: name) else { return inspect(path) }
+        var info = stat()
+        guard fstatat(folder.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+            return inspect(path)
+        }
+        return examine(path, info: info, canonical: { canonical }, readable: .access { faccessat(folder.descriptor, name, R_OK, AT_EACCESS) })
+    }
+
+    /// How a regular file's readability is established.
+    private enum ReadabilityCheck {
+        /// Opening it (with ``openFlags``; the result is the descriptor), which also shows what
+        /// the path named at that moment.
+        case open(() -> Int32)
+        /// Asking the kernel whether it may be opened for reading (0 when it may, else `errno`).
+        case access(() -> Int32)
+    }
+
+    /// A folder open for looking up its entries, with its path with every symlink resolved.
+    public struct OpenFolder: Sendable {
+        /// The folder's descriptor (`O_DIRECTORY`), owned by whoever opened it.
+        public let descriptor: Int32
+        /// ``LocalFileFacts/canonicalPath(of:)`` of the folder; nil when it could not be resolved.
+        public let canonicalPath: LocalPath?
+
+        /// An open folder of known values.
+        public init(descriptor: Int32, canonicalPath: LocalPath?) {
+            self.descriptor = descriptor
+            self.canonicalPath = canonicalPath
+        }
+    }
+
+    /// Non-blocking and no controlling terminal: whatever a file turns out to be when opened,
+    /// the open neither waits (a FIFO swapped in) nor acts on a terminal.
+    private static let openFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
 
     /// `path` with every symlink resolved (`realpath`), or nil when it cannot be resolved.
     public static func canonicalPath(of path: LocalPath) -> LocalPath? {
@@ -77,23 +149,33 @@ public struct LocalFileFacts: Sendable, Hashable {
     }
 
     /// The facts of `path`, which `stat` described as `info`; `canonical` is asked only for
-    /// regular files and folders.
-    private static func examine(_ path: LocalPath, info: stat, canonical: () -> LocalPath?) -> LocalFileFacts {
+    /// regular files and folders, `readable` only for regular files outside the kernel's file
+    /// systems.
+    private static func examine(_ path: LocalPath, info: stat, canonical: () -> LocalPath?, readable: ReadabilityCheck) -> LocalFileFacts {
         var facts = LocalFileFacts(kind: kind(of: info.st_mode))
         // Folders are placed too: a folder given to be walked must not be one of the kernel's.
         guard facts.kind == .regular || facts.kind == .directory else { return facts }
         facts.canonicalPath = canonical()
         facts.onSystemFileSystem = isSystemDevice(UInt64(info.st_dev))
         guard facts.kind == .regular, !MediaAdmissionRule.isSystemLocation(facts) else { return facts }
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard fd >= 0 else {
-            facts.openError = String(cString: strerror(errno))
-            return facts
+        facts.stamp = Stamp(info)
+        switch readable {
+        case .access(let access):
+            if access() != 0 { facts.openError = String(cString: strerror(errno)) }
+        case .open(let open):
+            let fd = open()
+            guard fd >= 0 else {
+                facts.openError = String(cString: strerror(errno))
+                return facts
+            }
+            // The file may have been swapped between the stat and the open: judge what was opened.
+            var opened = stat()
+            if fstat(fd, &opened) == 0 {
+                facts.kind = kind(of: opened.st_mode)
+                facts.stamp = facts.kind == .regular ? Stamp(opened) : nil
+            }
+            close(fd)
         }
-        // The file may have been swapped between the stat and the open: judge what was opened.
-        var opened = stat()
-        if fstat(fd, &opened) == 0 { facts.kind = kind(of: opened.st_mode) }
-        close(fd)
         return facts
     }
 

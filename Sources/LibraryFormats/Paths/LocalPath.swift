@@ -19,6 +19,24 @@ public struct LocalPath: Sendable, Hashable, CustomStringConvertible {
         self.init(absolute: Array(text.utf8))
     }
 
+    /// This folder's entry `name`, or nil when `name` is not one entry's name (empty, `.`, `..`,
+    /// or holding a slash or a NUL). Already normalised, so nothing is scanned again: a folder
+    /// walk makes one per file.
+    public func appending(entry name: String) -> LocalPath? {
+        let component = Array(name.utf8)
+        guard !component.isEmpty, component != [UInt8(ascii: ".")], component != [UInt8(ascii: "."), UInt8(ascii: ".")],
+              !component.contains(UInt8(ascii: "/")), !component.contains(0) else { return nil }
+        var joined = bytes
+        joined.reserveCapacity(bytes.count + 1 + component.count)
+        if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+        joined += component
+        return LocalPath(normalizedBytes: joined)
+    }
+
+    private init(normalizedBytes: [UInt8]) {
+        bytes = normalizedBytes
+    }
+
     /// The `file://` URI of this path, escaped like GLib's.
     public var uri: String { FileURI.uri(forPathBytes: bytes) }
 
@@ -27,16 +45,17 @@ public struct LocalPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the path is `prefix` itself or lies below it (`prefix` absolute, normalised).
     public func isWithin(_ prefix: String) -> Bool {
-        let stem = Array(prefix.utf8)
+        // Compared in place: the admission rule asks this three times per file of a walk.
+        let stem = prefix.utf8
         guard bytes.starts(with: stem) else { return false }
-        return bytes.count == stem.count || bytes[stem.count] == UInt8(ascii: "/") || stem == [UInt8(ascii: "/")]
+        return bytes.count == stem.count || bytes[stem.count] == UInt8(ascii: "/") || prefix == "/"
     }
 
     /// The last component's extension in lower case, without the dot ("" when there is none).
     public var fileExtension: String {
-        let name = bytes.split(separator: UInt8(ascii: "/")).last ?? []
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-        return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? bytes.startIndex
+        guard let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return "" }
+        return String(decoding: bytes[(dot + 1)...], as: UTF8.self).lowercased()
     }
 
     /// Calls `body` with the path as a NUL-terminated C string.

@@ -50,8 +50,11 @@ public struct ArtCache: Sendable, Hashable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return nil
         }
+        // Only names of a cover's length (9-11 bytes; no other letter lowercases into one of
+        // theirs) are lowered and hashed: a 10,000-file album folder made this a dictionary of
+        // 10,000 lowered names, built by the start's cache lookup and again by the engine.
         let byLowercased = Dictionary(
-            names.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            names.lazy.filter { (9...11).contains($0.utf8.count) }.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for stem in ["cover", "folder", "front"] {
             for ext in ["jpg", "jpeg", "png"] {
                 if let name = byLowercased["\(stem).\(ext)"] {

@@ -8,9 +8,12 @@ final class FolderArtMemo: Sendable {
 
     /// The art next to `uri`, looked up once per run of files from one folder.
     func art(nextTo uri: String) -> String? {
-        guard let slash = uri.lastIndex(of: "/") else { return nil }
+        // Bytes, not Characters, and no copy of the folder unless it is a new one: a warm start
+        // asks this for every file of a library.
+        guard let slash = uri.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let folderBytes = uri.utf8[..<slash]
+        if let known = last.withLock({ $0 }), known.folder.utf8.elementsEqual(folderBytes) { return known.art }
         let folder = String(uri[..<slash])
-        if let known = last.withLock({ $0 }), known.folder == folder { return known.art }
         let art = ArtCache.folderArt(nextTo: uri)
         last.withLock { $0 = (folder, art) }
         return art

@@ -113,34 +113,40 @@ public final class MetadataScanner: Sendable {
         cachedTracks(uris)
     }
 
-    /// ``cachedResults(_:)`` for local files whose paths the caller has (`paths[i]` is the file
-    /// of `uris[i]`), without parsing each URI back.
-    public func cachedResults(_ uris: [String], paths: [String]) -> [ScannedTrack?] {
-        precondition(uris.count == paths.count, "one path per URI")
-        return cachedTracks(uris, paths: paths)
+    /// ``cachedResults(_:)`` for local files the caller has just examined (`identities[i]` is
+    /// the file of `uris[i]` as it is now; nil asks nothing for it), without parsing each URI
+    /// back or examining the file again.
+    public func cachedResults(_ uris: [String], identities: [FileIdentity?]) -> [ScannedTrack?] {
+        precondition(uris.count == identities.count, "one identity per URI")
+        return cachedTracks(uris, identities: identities)
     }
 
     /// The cached results for `uris` (nil where a file must be read), in one cache lookup. A
     /// hit whose embedded art's file is gone counts as a miss, so the art is written again; a hit
     /// without embedded art gets the folder's cover as it is now (the row holds the one it was
     /// read with, and a cover added or deleted beside unchanged files must not need a read).
-    private func cachedTracks(_ uris: [String], paths: [String]? = nil) -> [ScannedTrack?] {
+    private func cachedTracks(_ uris: [String], identities known: [FileIdentity?]? = nil) -> [ScannedTrack?] {
         guard let cache else { return Array(repeating: nil, count: uris.count) }
         var positions: [Int] = []
         var identities: [FileIdentity] = []
+        positions.reserveCapacity(uris.count)
+        identities.reserveCapacity(uris.count)
         for (index, uri) in uris.enumerated() {
-            guard let path = paths?[index] ?? LocalFileReader.localPath(of: uri), let identity = FileIdentity.current(path: path) else {
-                continue
-            }
+            let identity = known.map { $0[index] } ?? LocalFileReader.localPath(of: uri).flatMap(FileIdentity.current(path:))
+            guard let identity else { continue }
             positions.append(index)
             identities.append(identity)
         }
         var tracks = [ScannedTrack?](repeating: nil, count: uris.count)
         guard !identities.isEmpty else { return tracks }
+        // An album's tracks share one stored cover: checked once per lookup, not per track.
+        var storedArtExists: [String: Bool] = [:]
         for (position, found) in zip(positions, cache.lookup(identities)) {
             guard var track = found else { continue }
             if let art = track.metadata.artURI, !ArtCache.isBeside(art, uris[position]) {
-                guard ArtCache.stillExists(art) else { continue }
+                let exists = storedArtExists[art] ?? ArtCache.stillExists(art)
+                storedArtExists[art] = exists
+                guard exists else { continue }
             } else {
                 track.metadata.artURI = folderArt.art(nextTo: uris[position])
             }

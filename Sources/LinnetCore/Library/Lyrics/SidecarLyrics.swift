@@ -38,9 +38,17 @@ public enum SidecarLyrics {
 
         public init() {}
 
+        /// A lookup that knows the lyrics-shaped names of `folders` (path ending in "/" → names)
+        /// already, as a folder walk saw them while listing: those folders are not listed again
+        /// (a second listing of a 10,000-file folder at every start).
+        public init(knownFolders folders: [String: Set<String>]) {
+            sidecarNames = folders.mapValues { .some($0) }
+        }
+
         /// The sidecar's text for the track at `uri`, as ``SidecarLyrics/text(forTrack:)`` gives it.
         public mutating func text(forTrack uri: String) -> String? {
-            guard let uriSlash = uri.lastIndex(of: "/") else { return nil }
+            // Searched as bytes: a Character search backwards segments graphemes, per track.
+            guard let uriSlash = uri.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
             let uriFolder = uri[...uriSlash]
             guard !foldersWithoutSidecars.contains(uriFolder) else { return nil }
             guard let path = FileURI.path(fromURI: uri), let slash = path.lastIndex(of: "/") else { return nil }
@@ -58,8 +66,13 @@ public enum SidecarLyrics {
 
         private static func sidecarNames(in folder: String) -> Set<String>? {
             guard case .success(let names) = FolderWalker.names(in: folder) else { return nil }
-            return Set(names.filter { name in sidecarExtensions.contains { name.hasSuffix("." + $0.ext) } })
+            return Set(names.filter(SidecarLyrics.isSidecarShaped))
         }
+    }
+
+    /// Whether an entry called `name` could be a track's lyrics file (by its extension).
+    public static func isSidecarShaped(_ name: String) -> Bool {
+        sidecarExtensions.contains { name.hasSuffix("." + $0.ext) }
     }
 
     private static let sidecarExtensions: [(ext: String, synced: Bool)] = [("lrc", true), ("LRC", true), ("txt", false), ("TXT", false)]

@@ -30,29 +30,45 @@ extension MediaResolver {
     /// Files per cache lookup: one query batch, and the step at which the budget is checked.
     private static let cacheLookupBatch = 1024
 
-    /// The cached tags of `paths` by path, looked up in order until ``cacheLookupBudget`` is
-    /// spent; reads no file.
-    static func cachedTags(of paths: [String], scanner: MetadataScanner) -> [String: ScannedTrack] {
+    /// The items of `listings` (each in its walk's order: files by name, then subfolders), with
+    /// the cached tags of as many as ``cacheLookupBudget`` allows, looked up in order by the
+    /// size and modification time the walk saw; reads no file.
+    static func inNameOrder(_ listings: [FolderListing], scanner: MetadataScanner?) -> [[PlayableItem]] {
         let clock = ContinuousClock()
         let deadline = clock.now + cacheLookupBudget
-        var found: [String: ScannedTrack] = [:]
-        var start = 0
-        while start < paths.count, clock.now < deadline {
-            let batch = paths[start..<min(paths.count, start + cacheLookupBatch)]
-            let paths = Array(batch)
-            for (path, track) in zip(paths, scanner.cachedResults(paths.map(FileURI.uri(forPath:)), paths: paths)) {
-                if let track { found[path] = track }
+        var found = 0
+        var total = 0
+        let parts = listings.map { listing in
+            let files = allFiles(of: listing)
+            total += files.count
+            var items = files.map { PlayableItem(uri: FileURI.uri(forPath: $0.path)) }
+            guard let scanner else { return items }
+            var start = 0
+            while start < files.count, clock.now < deadline {
+                let end = min(files.count, start + cacheLookupBatch)
+                let identities = files[start..<end].map { file in
+                    file.stamp.map { FileIdentity(path: file.path, size: $0.size, modificationTime: $0.modificationTime) }
+                }
+                let tracks = scanner.cachedResults(items[start..<end].map(\.uri), identities: identities)
+                for (offset, track) in tracks.enumerated() where track != nil {
+                    items[start + offset].scanned = track
+                    found += 1
+                }
+                start = end
             }
-            start += batch.count
+            return items
         }
-        logger.debug("took the cached tags of \(found.count) of \(paths.count) folder files before publishing the queue")
-        return found
+        if scanner != nil {
+            logger.debug("took the cached tags of \(found) of \(total) folder files before publishing the queue")
+        }
+        return parts
     }
 
     /// `items` with the lyrics files beside those that come scanned (the others get theirs
     /// when the player scans them).
-    static func withSidecarLyrics(_ items: [PlayableItem]) -> [PlayableItem] {
-        var lookup = SidecarLyrics.Lookup()
+    /// `knownFolders`: the lyrics-shaped names of folders a walk listed, not listed again.
+    static func withSidecarLyrics(_ items: [PlayableItem], knownFolders: [String: Set<String>] = [:]) -> [PlayableItem] {
+        var lookup = SidecarLyrics.Lookup(knownFolders: knownFolders)
         return items.map { item in
             guard item.scanned != nil else { return item }
             var item = item
@@ -61,12 +77,12 @@ extension MediaResolver {
         }
     }
 
-    /// The files of `listing` by disc, track and natural name, then its subfolders' in turn;
-    /// `cached` tags are attached without ordering by them.
-    static func ordered(_ listing: FolderListing, tags: [String: ScannedTrack], cached: [String: ScannedTrack] = [:]) -> [PlayableItem] {
+    /// The files of `listing` by disc, track and natural name, then its subfolders' in turn.
+    static func ordered(_ listing: FolderListing, tags: [String: ScannedTrack]) -> [PlayableItem] {
         // Keys computed once per file: a comparison that split names anew cost most of a large
         // folder's start.
-        let keyed = listing.files.map { path in
+        let keyed = listing.files.map { file in
+            let path = file.path
             let position = sortKey(tags[path]?.metadata)
             return (disc: position.disc, track: position.track, name: NaturalOrder.Key(fileName(path)), path: path)
         }
@@ -75,8 +91,8 @@ extension MediaResolver {
             if lhs.track != rhs.track { return lhs.track < rhs.track }
             return lhs.name < rhs.name
         }
-        let items = sorted.map { PlayableItem(uri: FileURI.uri(forPath: $0.path), scanned: tags[$0.path] ?? cached[$0.path]) }
-        return items + listing.subfolders.flatMap { ordered($0, tags: tags, cached: cached) }
+        let items = sorted.map { PlayableItem(uri: FileURI.uri(forPath: $0.path), scanned: tags[$0.path]) }
+        return items + listing.subfolders.flatMap { ordered($0, tags: tags) }
     }
 
     private static func sortKey(_ metadata: TrackMetadata?) -> (disc: Int, track: Int) {

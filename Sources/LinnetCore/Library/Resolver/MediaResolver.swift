@@ -82,22 +82,27 @@ public struct MediaResolver: Sendable {
                 resolution.rejections.append(rejection)
             }
         }
-        let folderFiles = pendingFolders.flatMap { Self.allFiles(of: $0.listing) }
-        var tags: [String: ScannedTrack] = [:]
-        var cached: [String: ScannedTrack] = [:]
-        if folderFiles.count <= limits.maxTagOrderedFiles {
-            tags = await scanTags(of: folderFiles)
-        } else if let scanner {
-            Self.logger.notice("""
-                Ordering \(folderFiles.count) files by name: reading the tags of more than \
-                \(limits.maxTagOrderedFiles) before playing would take too long
-                """)
-            // Known tags come along without ordering by them, so a folder orders the same with
-            // or without a cache; entries that come tagged need no scan and no signal later.
-            cached = await Self.offPool { Self.cachedTags(of: folderFiles, scanner: scanner) }
-        }
-        for (index, listing) in pendingFolders {
-            parts[index] = Self.ordered(listing, tags: tags, cached: cached)
+        let folderFileCount = pendingFolders.reduce(0) { $0 + $1.listing.fileCount }
+        if folderFileCount <= limits.maxTagOrderedFiles {
+            let tags = await scanTags(of: pendingFolders.flatMap { Self.allFiles(of: $0.listing).map(\.path) })
+            for (index, listing) in pendingFolders {
+                parts[index] = Self.ordered(listing, tags: tags)
+            }
+        } else {
+            if scanner != nil {
+                Self.logger.notice("""
+                    Ordering \(folderFileCount) files by name: reading the tags of more than \
+                    \(limits.maxTagOrderedFiles) before playing would take too long
+                    """)
+            }
+            // The walk lists each folder's files in name order, which is then the play order.
+            // Known tags come along without ordering by them, so a folder orders the same with or
+            // without a cache; entries that come tagged need no scan and no signal later.
+            let (scanner, listings) = (scanner, pendingFolders.map(\.listing))
+            let named = await Self.offPool { Self.inNameOrder(listings, scanner: scanner) }
+            for ((index, _), items) in zip(pendingFolders, named) {
+                parts[index] = items
+            }
         }
         // Sized once: growing by doubling held a discarded copy of up to 100 000 items at the
         // peak, which the heap then kept.
@@ -109,7 +114,8 @@ public struct MediaResolver: Sendable {
             }
             resolution.items.append(item)
         }
-        resolution.items = await Self.offPool { [items = resolution.items] in Self.withSidecarLyrics(items) }
+        let listed = Self.sidecarNames(of: pendingFolders.map(\.listing))
+        resolution.items = await Self.offPool { [items = resolution.items] in Self.withSidecarLyrics(items, knownFolders: listed) }
         for rejection in resolution.rejections {
             Self.logger.notice("Not playing \(rejection.input): \(rejection.reason)",
                                metadata: rejection.playlist.map { ["playlist": "\($0)"] })
@@ -132,7 +138,18 @@ public struct MediaResolver: Sendable {
         }
     }
 
-    private static func allFiles(of listing: FolderListing) -> [String] {
+    /// The lyrics-shaped names of every folder the walks listed, by folder path ending in "/".
+    private static func sidecarNames(of listings: [FolderListing]) -> [String: Set<String>] {
+        var known: [String: Set<String>] = [:]
+        func add(_ listing: FolderListing) {
+            if let names = listing.sidecarNames { known[listing.path.hasSuffix("/") ? listing.path : listing.path + "/"] = names }
+            listing.subfolders.forEach(add)
+        }
+        listings.forEach(add)
+        return known
+    }
+
+    static func allFiles(of listing: FolderListing) -> [FolderFile] {
         listing.files + listing.subfolders.flatMap { allFiles(of: $0) }
     }
 }
