@@ -30,11 +30,11 @@ struct Daemon {
         }
     }
 
-    let options: Play
+    let options: PlayOptions
     let logger: Logger
     let directories: XDGDirectories
 
-    init(options: Play, logger: Logger) {
+    init(options: PlayOptions, logger: Logger) {
         self.options = options
         self.logger = logger
         directories = XDGDirectories()
