@@ -83,7 +83,7 @@ struct Daemon {
         if ProcessInfo.processInfo.environment["LINNET_TAG_READER"] == "gstreamer" { configuration.tagSource = .gstreamerOnly }
 
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
-        let desktop = DesktopServices.live(
+        let desktop = DesktopServices.unstarted(
             connection: connection, settings: options.desktop.settings, logger: logger,
             focusJournal: FocusJournalFile(directory: state.directory, logger: logger))
         let controller = PlayerController(
@@ -113,6 +113,11 @@ struct Daemon {
             return 69
         }
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        // Other players, notifications and the screen saver are followed from here: a dozen
+        // round trips to the bus that the name need not wait for. Before the machine begins, so
+        // that focus knows the other players before linnet first plays.
+        desktop.start()
+        watchScreen(screen, for: lyrics)
         let claimedApplication = application
         let starting = Task { [configuration] in
             let given: Int
