@@ -52,7 +52,8 @@ struct Daemon {
                 """)
             return 69
         }
-        if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
+        let busVariables = ProcessEnvironment.values(["DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"])
+        if let problem = SessionBusCheck.problem(connection: connection, environment: busVariables) {
             StandardError.write("linnet: \(problem)\n")
             return 69
         }
@@ -80,7 +81,7 @@ struct Daemon {
         configuration.desktop = options.desktop.behaviour
         configuration.scanCache = LibraryCache(directory: directories.linnetCache, logger: Logger(label: "linnet.library"))
         // The former reader, kept reachable for `make bench` to measure the two in one run.
-        if ProcessInfo.processInfo.environment["LINNET_TAG_READER"] == "gstreamer" { configuration.tagSource = .gstreamerOnly }
+        if ProcessEnvironment.value("LINNET_TAG_READER") == "gstreamer" { configuration.tagSource = .gstreamerOnly }
 
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let desktop = DesktopServices.unstarted(
