@@ -119,6 +119,7 @@ struct Daemon {
         // that focus knows the other players before linnet first plays.
         desktop.start()
         watchScreen(screen, for: lyrics)
+        if role.kind != .apart { removeAbandonedScratch() }
         let claimedApplication = application
         let starting = Task { [configuration] in
             let given: Int
