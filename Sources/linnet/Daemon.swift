@@ -52,8 +52,7 @@ struct Daemon {
                 """)
             return 69
         }
-        let busVariables = ProcessEnvironment.values(["DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"])
-        if let problem = SessionBusCheck.problem(connection: connection, environment: busVariables) {
+        if let problem = SessionBusCheck.problem(connection: connection, environment: SessionBusCheck.processVariables()) {
             StandardError.write("linnet: \(problem)\n")
             return 69
         }
