@@ -150,6 +150,7 @@ let package = Package(
                 "Playback", "LibraryCache",
                 "TestSupport", "linnet", "Timekeeping", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -7,6 +7,7 @@
 #   LINNET_STARTUP_ROUNDS   launches per player and case, interleaved (default 5)
 #   LINNET_STARTUP_FOLDER   files in the large folder (default 10000)
 #   LINNET_STARTUP_SECONDS  playing time before RSS is read (default 3)
+#   LINNET_STARTUP_BASELINE another linnet binary, launched in the same rounds (labels baseline-*)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
@@ -16,6 +17,7 @@ seconds=${LINNET_STARTUP_SECONDS:-3}
 mpris_plugin=/usr/lib/mpv-mpris/mpris.so
 
 linnet=${1:-}
+baseline=${LINNET_STARTUP_BASELINE:-}
 if [[ -z $linnet ]]; then
   swift build -c release --product linnet >&2
   linnet=$(swift build -c release --show-bin-path)/linnet
@@ -66,6 +68,10 @@ have_mpv=0
 for round in $(seq "$rounds"); do
   launch linnet-1-file org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --paused --audio-sink "$sink" --log-level error "$one"
   launch linnet-folder org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --paused --audio-sink "$sink" --log-level error "$work/folder"
+  if [[ -n $baseline ]]; then
+    launch baseline-1-file org.mpris.MediaPlayer2.linnet "$baseline" --no-resume --paused --audio-sink "$sink" --log-level error "$one"
+    launch baseline-folder org.mpris.MediaPlayer2.linnet "$baseline" --no-resume --paused --audio-sink "$sink" --log-level error "$work/folder"
+  fi
   launch reference org.mpris.MediaPlayer2.reference "$PWD/$bin/mpris-reference"
   if (( have_mpv )); then
     launch mpv-1-file org.mpris.MediaPlayer2.mpv mpv --no-config --no-terminal --no-video --ao=null --pause \

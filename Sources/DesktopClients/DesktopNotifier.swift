@@ -36,15 +36,16 @@ public final class DesktopNotifier: DesktopNotifying {
     private let state = Mutex(State())
 
     /// A notifier on `connection` (the session bus) naming itself `appName` and its desktop entry
-    /// `desktopEntry`; each call waits at most `timeout` for the server.
+    /// `desktopEntry`; each call waits at most `timeout` for the server. It follows the server's
+    /// signals from the start, or with `subscribing` false from ``subscribe()``.
     public init(connection: DBusConnection, appName: String = "Linnet", desktopEntry: String = DesktopIdentity.applicationID,
-                timeout: Duration = .seconds(2), logger: Logger) {
+                timeout: Duration = .seconds(2), logger: Logger, subscribing: Bool = true) {
         self.connection = connection
         self.appName = appName
         self.desktopEntry = desktopEntry
         self.timeout = timeout
         self.logger = logger
-        subscribe()
+        if subscribing { subscribe() }
     }
 
     /// Shows `notification` in `slot`, replacing the slot's bubble; see
@@ -137,7 +138,10 @@ public final class DesktopNotifier: DesktopNotifying {
     /// Listens for ActionInvoked and NotificationClosed from whichever server owns the name,
     /// now or later. Two round trips to the bus, made once, here rather than on the
     /// cooperative pool where a blocking call would hold up other tasks.
-    private func subscribe() {
+    /// Follows the server's ActionInvoked and NotificationClosed signals (blocking round trips to
+    /// the bus); once only.
+    public func subscribe() {
+        guard state.withLock({ $0.subscriptions.isEmpty }) else { return }
         do {
             let invoked = try connection.subscribe(
                 MatchRule(sender: Self.service, path: Self.path, interface: Self.interface, member: "ActionInvoked")

@@ -10,13 +10,33 @@ extension DesktopServices {
         connection: DBusConnection, settings: DesktopSettings, logger: Logger,
         focusJournal: (any FocusJournalStoring)? = nil
     ) -> DesktopServices {
+        let services = unstarted(connection: connection, settings: settings, logger: logger, focusJournal: focusJournal)
+        services.start()
+        return services
+    }
+
+    /// The services of ``live(connection:settings:logger:focusJournal:)`` before they say
+    /// anything on the bus; ``start()`` starts them. A service that takes its bus name first
+    /// starts them after it, since their subscriptions are a dozen round trips to the bus.
+    public static func unstarted(
+        connection: DBusConnection, settings: DesktopSettings, logger: Logger,
+        focusJournal: (any FocusJournalStoring)? = nil
+    ) -> DesktopServices {
         let focus = AudioFocusCoordinator(connection: connection, settings: settings, logger: logger, journal: focusJournal)
-        focus.start()
         let inhibitor = SleepInhibitor(
             session: connection, systemBusAddress: settings.resolvedSystemBusAddress,
             releaseDelay: settings.inhibitorReleaseDelay, timeout: settings.callTimeout, logger: logger)
-        let notifier = DesktopNotifier(connection: connection, timeout: settings.callTimeout, logger: logger)
+        let notifier = DesktopNotifier(connection: connection, timeout: settings.callTimeout, logger: logger, subscribing: false)
         return DesktopServices(focus: focus, inhibitor: inhibitor, notifier: notifier)
+    }
+
+    /// Starts following the bus: the focus coordinator subscribes and looks at the players on
+    /// the bus (undoing first what a crashed linnet left changed), the notifier subscribes to
+    /// its server's signals. Call it before anything plays: a focus request made earlier meets
+    /// no other players.
+    public func start() {
+        if let focus = focus as? AudioFocusCoordinator { focus.start() }
+        if let notifier = notifier as? DesktopNotifier { notifier.subscribe() }
     }
 
     /// Waits until the focus coordinator and the notifier have carried out everything asked of

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// How the desktop services behave: the focus policy toward other players, how far to duck
 /// them, how long to wait before giving back focus, notifications, the inhibitor's release delay
@@ -31,7 +32,8 @@ public struct DesktopSettings: Sendable, Equatable {
     /// standard socket.
     public var resolvedSystemBusAddress: String {
         if let systemBusAddress { return systemBusAddress }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"], !fromEnvironment.isEmpty {
+        // getenv, not ProcessInfo's environment: that copies every variable, at each start.
+        if let fromEnvironment = getenv("DBUS_SYSTEM_BUS_ADDRESS").map({ String(cString: $0) }), !fromEnvironment.isEmpty {
             return fromEnvironment
         }
         return "unix:path=/run/dbus/system_bus_socket"

@@ -37,7 +37,9 @@ extension Daemon {
     /// one when that is held by a linnet on another session bus.
     func claimState(_ role: InstanceRole) -> (directory: String, lock: StateDirectoryLock?, scratch: Bool) {
         let scratchParent = InstanceRole.scratchParent(directories)
-        StateDirectoryLock.removeAbandoned(under: scratchParent)
+        // A scratch folder is named by pid: one that an ended process of the same pid left is
+        // cleared before it is taken. Other roles clear them after the name (removeAbandonedScratch).
+        if role.kind == .apart { StateDirectoryLock.removeAbandoned(under: scratchParent) }
         let wanted = role.stateDirectory(directories)
         switch StateDirectoryLock.take(wanted) {
         case .held(let lock):
@@ -47,10 +49,17 @@ extension Daemon {
             logger.warning("cannot lock the state folder \(wanted) (\(reason))")
             return (wanted, nil, false)
         case .busy:
+            StateDirectoryLock.removeAbandoned(under: scratchParent)
             let scratch = scratchParent + "/\(ProcessInfo.processInfo.processIdentifier)"
             logger.warning("another linnet (on another session bus?) uses \(wanted); this one keeps its session in \(scratch) until it ends")
             if case .held(let lock) = StateDirectoryLock.take(scratch) { return (scratch, lock, true) }
             return (scratch, nil, true)
         }
+    }
+
+    /// Removes the scratch state of `--new-instance` players that have ended or were killed:
+    /// housekeeping, done after the name (a listing, and a lock and removal per folder).
+    func removeAbandonedScratch() {
+        StateDirectoryLock.removeAbandoned(under: InstanceRole.scratchParent(directories))
     }
 }

@@ -30,11 +30,11 @@ struct Daemon {
         }
     }
 
-    let options: Play
+    let options: PlayOptions
     let logger: Logger
     let directories: XDGDirectories
 
-    init(options: Play, logger: Logger) {
+    init(options: PlayOptions, logger: Logger) {
         self.options = options
         self.logger = logger
         directories = XDGDirectories()
@@ -52,7 +52,7 @@ struct Daemon {
                 """)
             return 69
         }
-        if let problem = SessionBusCheck.problem(connection: connection, environment: ProcessInfo.processInfo.environment) {
+        if let problem = SessionBusCheck.problem(connection: connection, environment: SessionBusCheck.processVariables()) {
             StandardError.write("linnet: \(problem)\n")
             return 69
         }
@@ -80,10 +80,10 @@ struct Daemon {
         configuration.desktop = options.desktop.behaviour
         configuration.scanCache = LibraryCache(directory: directories.linnetCache, logger: Logger(label: "linnet.library"))
         // The former reader, kept reachable for `make bench` to measure the two in one run.
-        if ProcessInfo.processInfo.environment["LINNET_TAG_READER"] == "gstreamer" { configuration.tagSource = .gstreamerOnly }
+        if ProcessEnvironment.value("LINNET_TAG_READER") == "gstreamer" { configuration.tagSource = .gstreamerOnly }
 
         let engine = GStreamerEngine(output: configuration.audioOutput, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
-        let desktop = DesktopServices.live(
+        let desktop = DesktopServices.unstarted(
             connection: connection, settings: options.desktop.settings, logger: logger,
             focusJournal: FocusJournalFile(directory: state.directory, logger: logger))
         let controller = PlayerController(
@@ -113,6 +113,12 @@ struct Daemon {
             return 69
         }
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        // Other players, notifications and the screen saver are followed from here: a dozen
+        // round trips to the bus that the name need not wait for. Before the machine begins, so
+        // that focus knows the other players before linnet first plays.
+        desktop.start()
+        watchScreen(screen, for: lyrics)
+        if role.kind != .apart { removeAbandonedScratch() }
         let claimedApplication = application
         let starting = Task { [configuration] in
             let given: Int

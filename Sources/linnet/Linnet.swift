@@ -13,6 +13,15 @@ enum LinnetMain {
             print(Linnet.helpMessage(for: Play.self))
             return
         }
+        // A launch that starts the player skips ArgumentParser (see QuickPlayArguments).
+        if let options = QuickPlayArguments.parse(arguments) {
+            do {
+                try await Play.runService(options)
+            } catch {
+                Linnet.exit(withError: error)
+            }
+            return
+        }
         await Linnet.main()
     }
 }

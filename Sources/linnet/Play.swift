@@ -19,7 +19,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Run a linnet of its own under org.mpris.MediaPlayer2.<name>, with its own saved session and alarms (the default, linnet, is the session's one linnet).",
         valueName: "name"))
-    var name = InstanceRole.defaultName
+    var name = PlayOptions.defaults.name
 
     @Flag(name: .customLong("new-instance"), help: "Run a separate linnet (org.mpris.MediaPlayer2.<name>.instance<pid>) even if one runs; its session is scratch, gone when it ends.")
     var newInstance = false
@@ -49,7 +49,7 @@ struct Play: AsyncParsableCommand {
     @Option(name: .customLong("ring-limit"), help: ArgumentHelp(
         "An unanswered alarm stops after this long (e.g. 10m, 90s).", valueName: "duration"),
         transform: { text in try ClockDuration.parse(text) })
-    var ringLimit: Duration = .seconds(600)
+    var ringLimit = PlayOptions.defaults.ringLimit
 
     @Flag(name: .customLong("no-resume"), help: "Ignore the saved session.")
     var noResume = false
@@ -61,40 +61,48 @@ struct Play: AsyncParsableCommand {
     var desktop: DesktopOptions
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: LogLevelOption = .info
+    var logLevel = PlayOptions.defaults.logLevel
 
     @Option(name: .customLong("log-fold-window"), help: ArgumentHelp(
         "Seconds over which one call site's log lines beyond the first ten are folded into one summary.",
         valueName: "seconds", visibility: .hidden))
-    var logFoldWindow: Int = 60
+    var logFoldWindow = PlayOptions.defaults.logFoldWindow
 
     @Argument(help: ArgumentHelp("Audio files, folders, playlists (M3U, M3U8, PLS, XSPF) or http(s) URIs.",
                                  valueName: "path-or-uri"))
     var inputs: [String] = []
 
     func validate() throws {
-        guard BusName(rawValue: "org.mpris.MediaPlayer2." + name) != nil else {
-            throw ValidationError("--name \"\(name)\" does not make a bus name (letters, digits, _ and -, in dot-separated parts not starting with a digit)")
-        }
-        if let volume, !(volume.isFinite && volume >= 0) {
-            throw ValidationError("--volume must be a number of 0 or more")
-        }
-        guard logFoldWindow > 0 else { throw ValidationError("--log-fold-window must be at least 1 second") }
+        if let problem = options.problem() { throw ValidationError(problem) }
+    }
+
+    /// The parsed values.
+    var options: PlayOptions {
+        PlayOptions(
+            name: name, newInstance: newInstance, enqueue: enqueue, audioSink: audioSink, loop: loop, shuffle: shuffle,
+            volume: volume, effectsSink: effectsSink, ringLimit: ringLimit, noResume: noResume, paused: paused,
+            desktop: desktop.choices, logLevel: logLevel, logFoldWindow: logFoldWindow, inputs: inputs)
     }
 
     func run() async throws {
+        try await Self.runService(options)
+    }
+
+    /// Runs the service in the foreground until it ends; a status other than 0 is thrown as
+    /// ``ExitCode``.
+    static func runService(_ options: PlayOptions) async throws {
         SignalRelay.unblockTerminationSignals()
         SignalRelay.ignoreBrokenPipes()
-        let level = logLevel.level
+        let level = options.logLevel.level
         // Every line is scrubbed of URI credentials; a flood of calls cannot flood the journal.
-        let limiter = LogRateLimiter(LogFolding(window: .seconds(logFoldWindow)))
+        let limiter = LogRateLimiter(LogFolding(window: .seconds(options.logFoldWindow)))
         LoggingSystem.bootstrap { label in
             var handler = RateLimitedLogHandler(CredentialScrubbingLogHandler(StreamLogHandler.standardError(label: label)), limiter: limiter)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "linnet")
-        let daemon = Daemon(options: self, logger: logger)
+        let daemon = Daemon(options: options, logger: logger)
         let status = try await daemon.run()
         if status != 0 { throw ExitCode(status) }
     }

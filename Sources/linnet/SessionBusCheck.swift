@@ -12,6 +12,11 @@ enum SessionBusCheck {
     /// specification's default, and its /run spelling).
     static let defaultSystemAddresses = ["unix:path=/var/run/dbus/system_bus_socket", "unix:path=/run/dbus/system_bus_socket"]
 
+    /// This process's values of the variables ``problem(connection:environment:)`` reads.
+    static func processVariables() -> [String: String] {
+        ProcessEnvironment.values(["DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"])
+    }
+
     /// Why `connection` (made from `environment`) is not this user's session bus, or nil.
     static func problem(connection: DBusConnection, environment: [String: String]) -> String? {
         let session = sockets(in: environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")

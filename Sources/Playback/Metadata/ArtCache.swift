@@ -1,5 +1,6 @@
 internal import CGStreamer
 import FoundationEssentials
+import Glibc
 
 /// Where cover art lives as files: embedded images are written once to
 /// `<directory>/<sha256 of the bytes>.<ext>`, because desktop shells only show art given as a
@@ -16,7 +17,13 @@ public struct ArtCache: Sendable, Hashable {
     /// `$XDG_CACHE_HOME/linnet/art`, or `~/.cache/linnet/art` when XDG_CACHE_HOME is unset or not
     /// absolute (the XDG spec says to ignore relative values).
     public static func standard() -> ArtCache {
-        standard(environment: ProcessInfo.processInfo.environment)
+        // getenv, not ProcessInfo's environment, which copies every variable: each engine asks
+        // for this before linnet owns its bus name.
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return standard(environment: environment)
     }
 
     /// The standard cache as resolved from `environment` instead of the process's.

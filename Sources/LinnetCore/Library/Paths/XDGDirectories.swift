@@ -1,5 +1,6 @@
 import LibraryFormats
 import FoundationEssentials
+import Glibc
 
 /// The XDG base directories and music directory of the user, and the places linnet keeps its
 /// files under them.
@@ -35,7 +36,7 @@ public struct XDGDirectories: Sendable, Hashable {
     /// The directories for `environment` (nil: this process's environment), with `home`
     /// overriding `$HOME` (for tests).
     public init(environment: [String: String]? = nil, home: String? = nil) {
-        let environment = environment ?? ProcessInfo.processInfo.environment
+        let environment = environment ?? Self.processVariables()
         let home = FileURI.normalized(home ?? Self.absolute(environment["HOME"]) ?? URL.homeDirectory.path)
         self.home = home
         func base(_ variable: String, _ fallback: String) -> String {
@@ -53,6 +54,16 @@ public struct XDGDirectories: Sendable, Hashable {
         } else {
             musicDirectory = home + "/Music"
         }
+    }
+
+    /// This process's values of the variables the directories come from, each read with getenv:
+    /// ProcessInfo's environment copies every variable, a cost paid before linnet's bus name.
+    private static func processVariables() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 
     private static func absolute(_ value: String?) -> String? {
