@@ -61,6 +61,16 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
         self.number = number
     }
 
+    /// Writes ``path`` as an `o` without building its string (the Tracks property of a 100 000-track
+    /// list is read whole).
+    public func appendPath(to writer: inout DBusMessageWriter) {
+        if stem.isWholePath {
+            writer.append(stem.path)
+        } else {
+            writer.appendObjectPath(stem.path, number: number)
+        }
+    }
+
     /// Whether this is ``noTrack``.
     public var isNoTrack: Bool { self == .noTrack }
 
