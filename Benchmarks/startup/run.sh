@@ -87,6 +87,10 @@ rss() {  # label name command...
   sort -k2 -n -r "$work/rss-$label" | awk '$1 == "map_kib" && n++ < 8 { printf "  %6d KiB %s\n", $2, $3 }'
 }
 rss linnet-playing org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --audio-sink "$sink" --log-level error "$one"
+# SQLite and TagLib close 2 s after their last use (the scan of the one file): say whether they
+# were still mapped when RSS was read (the probe lists mappings of 256 KiB and more).
+awk '$1 == "map_kib" && $3 ~ /libsqlite3|libtag/ { printf "  still mapped: %s (%d KiB)\n", $3, $2; n++ }
+     END { if (!n) print "  SQLite and TagLib: closed" }' "$work/rss-linnet-playing"
 if (( have_mpv )); then
   rss mpv-playing org.mpris.MediaPlayer2.mpv mpv --no-config --no-terminal --no-video --ao=null \
     --load-scripts=no --script="$mpris_plugin" "$one"

@@ -49,6 +49,8 @@
 .macro lazy_library_end lib
     .data
     .p2align 3
+    .globl \lib\()_library
+    .hidden \lib\()_library
 \lib\()_library:
     .quad \lib\()_soname, \lib\()_names, \lib\()_slots, \lib\()_count, 0
     .text

@@ -26,6 +26,8 @@ public final class LibraryCache: ScanCache {
     private let directory: String
     private let logger: Logger
     private let state = Mutex(State())
+    /// Closes the database, and SQLite with it, after a while without a lookup or write.
+    private let idle = IdleTimer(delay: UnloadableLibrary.idleDelay)
 
     private struct State: ~Copyable {
         var phase = Phase.unopened
@@ -50,6 +52,7 @@ public final class LibraryCache: ScanCache {
         self.directory = directory
         path = directory + "/" + Self.fileName
         self.logger = logger
+        idle.onIdle { [weak self] in self?.closeWhileIdle() }
     }
 
     /// `$XDG_CACHE_HOME/linnet`, or `~/.cache/linnet` when XDG_CACHE_HOME is unset or relative.
@@ -59,7 +62,8 @@ public final class LibraryCache: ScanCache {
     }
 
     public func lookup(_ files: [FileIdentity]) -> [ScannedTrack?] {
-        state.withLock { state in
+        defer { idle.touch() }
+        return state.withLock { state in
             guard let connection = connection(&state) else { return Array(repeating: nil, count: files.count) }
             do throws(SQLiteDatabase.Failure) {
                 return try connection.database.transaction(writing: false) { () throws(SQLiteDatabase.Failure) in
@@ -76,6 +80,7 @@ public final class LibraryCache: ScanCache {
     }
 
     public func store(_ track: ScannedTrack, for file: FileIdentity) {
+        defer { idle.touch() }
         state.withLock { state in
             if case .disabled = state.phase { return }
             state.pending.append((file, track))
@@ -84,10 +89,12 @@ public final class LibraryCache: ScanCache {
     }
 
     public func flush() {
+        defer { idle.touch() }
         state.withLock { write(&$0) }
     }
 
     public func forget(_ paths: [String]) {
+        defer { idle.touch() }
         state.withLock { state in
             write(&state)
             guard !paths.isEmpty, let connection = connection(&state) else { return }
@@ -99,6 +106,18 @@ public final class LibraryCache: ScanCache {
                 disable(&state, error)
             }
         }
+    }
+
+    /// Writes what is pending and closes the database, then SQLite; the next lookup or write
+    /// opens both again.
+    private func closeWhileIdle() {
+        let closed = state.withLock { state in
+            write(&state)
+            guard case .open = state.phase else { return false }
+            state.phase = .unopened
+            return true
+        }
+        if closed { UnloadableLibrary.sqlite.unloadIfUnused() }
     }
 
     private func write(_ state: inout State) {

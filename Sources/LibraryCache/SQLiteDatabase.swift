@@ -1,4 +1,5 @@
 internal import CSQLite
+import Playback
 
 /// One SQLite connection, used under its owner's lock (opened without SQLite's own mutex).
 final class SQLiteDatabase {
@@ -17,10 +18,13 @@ final class SQLiteDatabase {
     init(path: String) throws(Failure) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // SQLite stays loaded while a connection lives; its statements keep the connection alive.
+        UnloadableLibrary.sqlite.beginUse()
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
+            UnloadableLibrary.sqlite.endUse()
             throw Failure(code: code, message: message)
         }
         self.handle = handle
@@ -28,7 +32,10 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, 2000)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        sqlite3_close_v2(handle)
+        UnloadableLibrary.sqlite.endUse()
+    }
 
     /// Runs `sql` (one or more statements without results).
     func execute(_ sql: String) throws(Failure) {

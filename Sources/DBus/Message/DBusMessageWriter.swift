@@ -15,7 +15,7 @@ internal import CDBus
 /// the closure's author, so writers belong to code that knows its types (the DBus and MPRIS
 /// modules), never to input.
 public struct DBusMessageWriter: ~Copyable {
-    private let iterator: UnsafeMutablePointer<DBusMessageIter>
+    let iterator: UnsafeMutablePointer<DBusMessageIter>
     /// The first problem met; once set, nothing more is written.
     public private(set) var error: DBusError?
     /// Whether strings are written without the NUL and UTF-8 check: only for strings that have

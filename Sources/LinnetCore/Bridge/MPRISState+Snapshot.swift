@@ -86,15 +86,16 @@ extension Metadata {
 extension TrackID {
     /// The bus id of queue entry `id`: `/org/linnet/track/<id>`.
     static func forEntry(_ id: UInt64) -> TrackID {
-        TrackID("/org/linnet/track/\(id)")!
+        entries.id(id)
     }
 
     /// The queue entry id a bus track id names, if it is one of ours.
     var entryID: UInt64? {
-        let prefix = "/org/linnet/track/"
-        guard path.rawValue.hasPrefix(prefix) else { return nil }
-        return UInt64(path.rawValue.dropFirst(prefix.count))
+        Self.entries.number(of: self)
     }
+
+    /// Shares the parent path among all entry ids: a 100 000-track list keeps no path per track.
+    private static let entries = TrackID.Numbering(parent: "/org/linnet/track")!
 }
 
 extension PlaybackStatus {

@@ -99,7 +99,7 @@ enum PropertyTable {
                      same: { $0.trackList.tracks == $1.trackList.tracks },
                      write: { state, writer in
                          writer.appendArray(of: .objectPath) { array in
-                             for track in state.trackList.tracks { array.append(track.path) }
+                             for track in state.trackList.tracks { track.appendPath(to: &array) }
                          }
                      }) {
             .array(.objectPath, $0.trackList.tracks.map { .objectPath($0.path) })

@@ -5,9 +5,21 @@ public import DBus
 ///
 /// "Media players may not use any paths starting with /org/mpris unless explicitly allowed by
 /// this specification", so ids under `/org/mpris` (other than ``noTrack``) are refused.
+///
+/// Storage: a path whose last element is a decimal number (`/org/example/track/42`) is kept as
+/// its parent and the number, and the parent of a ``Numbering`` is shared by all its ids, so a
+/// track list of 100 000 such ids holds no string per track (16 bytes each, where a path string
+/// of its own took ~80). ``path`` spells the path out when it is asked for. Equality and hashing
+/// are those of the path: every path has exactly one stored form.
 public struct TrackID: Hashable, Sendable, CustomStringConvertible {
+    private let stem: Stem
+    /// The last element of a numbered path; 0 and unused when `stem` holds the whole path.
+    private let number: UInt64
+
     /// The object path carried on the bus.
-    public let path: ObjectPath
+    public var path: ObjectPath {
+        stem.isWholePath ? stem.path : stem.path.appending(number: number)
+    }
 
     /// "/org/mpris/MediaPlayer2/TrackList/NoTrack": "used to indicate 'no track'".
     public static let noTrack = TrackID(unchecked: "/org/mpris/MediaPlayer2/TrackList/NoTrack")
@@ -15,7 +27,7 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
     /// Wraps `path`, or returns nil if it lies in the reserved `/org/mpris` namespace.
     public init?(_ path: ObjectPath) {
         guard !path.isDescendant(of: Self.reservedPrefix) else { return nil }
-        self.path = path
+        self.init(unchecked: path)
     }
 
     /// Kept, not written as a literal at the check: a literal path is validated each time it is made.
@@ -36,10 +48,77 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private init(unchecked path: ObjectPath) { self.path = path }
+    private init(unchecked path: ObjectPath) {
+        if let (parent, number) = path.parentAndNumber {
+            self.init(stem: Stem(parent, isWholePath: false), number: number)
+        } else {
+            self.init(stem: Stem(path, isWholePath: true), number: 0)
+        }
+    }
+
+    private init(stem: Stem, number: UInt64) {
+        self.stem = stem
+        self.number = number
+    }
+
+    /// Writes ``path`` as an `o` without building its string (the Tracks property of a 100 000-track
+    /// list is read whole).
+    public func appendPath(to writer: inout DBusMessageWriter) {
+        if stem.isWholePath {
+            writer.append(stem.path)
+        } else {
+            writer.appendObjectPath(stem.path, number: number)
+        }
+    }
 
     /// Whether this is ``noTrack``.
     public var isNoTrack: Bool { self == .noTrack }
 
     public var description: String { path.rawValue }
+
+    /// The ids `<parent>/<number>` of one player's tracks: made and read back without building
+    /// or parsing a path, all sharing one copy of `parent`.
+    public struct Numbering: Sendable {
+        private let stem: Stem
+
+        /// The numbering below `parent`, or nil if its ids would lie in the reserved `/org/mpris`.
+        public init?(parent: ObjectPath) {
+            guard TrackID(parent.appending(number: 0)) != nil else { return nil }
+            stem = Stem(parent, isWholePath: false)
+        }
+
+        /// The id `<parent>/<number>`.
+        public func id(_ number: UInt64) -> TrackID {
+            TrackID(stem: stem, number: number)
+        }
+
+        /// The number of `id` if it is one of this numbering's ids (however it was made).
+        public func number(of id: TrackID) -> UInt64? {
+            id.stem == stem ? id.number : nil
+        }
+    }
+
+    /// A path, or the parent of a numbered one; immutable, shared by copies of an id and by all
+    /// the ids of a ``Numbering``.
+    private final class Stem: Hashable, Sendable {
+        let path: ObjectPath
+        let isWholePath: Bool
+        /// Hashed once: a set of 100 000 ids of one numbering hashes this for every id.
+        private let pathHash: Int
+
+        init(_ path: ObjectPath, isWholePath: Bool) {
+            self.path = path
+            self.isWholePath = isWholePath
+            pathHash = path.hashValue
+        }
+
+        static func == (lhs: Stem, rhs: Stem) -> Bool {
+            lhs === rhs || (lhs.isWholePath == rhs.isWholePath && lhs.pathHash == rhs.pathHash && lhs.path == rhs.path)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(pathHash)
+            hasher.combine(isWholePath)
+        }
+    }
 }

@@ -9,6 +9,9 @@ enum TagLibFile {
     /// The tags of the file at `path`, with embedded art stored in `artCache`; nil when TagLib
     /// cannot open or parse it (then GStreamer, which plays it, gets to judge it).
     static func read(path: String, uri: String, artCache: ArtCache) -> ScannedTrack? {
+        // TagLib is closed again while no read is in progress (UnloadableLibrary).
+        UnloadableLibrary.taglib.beginUse()
+        defer { UnloadableLibrary.taglib.endUse() }
         guard let tags = linnet_taglib_read(path) else { return nil }
         defer { linnet_taglib_free(tags) }
         var properties = PropertyMap()
