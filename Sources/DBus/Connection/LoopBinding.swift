@@ -50,9 +50,8 @@ final class LoopBinding: @unchecked Sendable {
         if dispatchBatch() { scheduleDispatch() }
     }
 
-    /// Dispatches what a watch just read, in the same loop iteration. A queued pass instead cost
-    /// one more loop iteration (a poll) per incoming call: 4,002 polls for 2,000 GetAll calls,
-    /// against the C reference's 1,999.
+    /// Dispatches what a watch just read, in the same loop iteration: a queued pass would cost
+    /// one more loop iteration (a poll) per incoming call.
     ///
     /// Safe inside the watch's own callback because every libdbus call that adds, removes or
     /// toggles a watch runs on the loop thread (``DBusConnection/onLoop(_:)``): a handler that
