@@ -67,7 +67,7 @@ public final class DBusConnection: @unchecked Sendable {
         self.loop = loop
         self.uniqueName = registered
             ? dbus_bus_get_unique_name(raw).flatMap { BusName(rawValue: String(cString: $0)) } : nil
-        // Unretained: the filter only runs inside `dispatchPending`, which holds a strong reference.
+        // Unretained: the filter only runs inside a dispatch batch, which holds a strong reference.
         guard dbus_connection_add_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque(), nil) != 0
         else {
             dbus_connection_close(raw)
@@ -118,7 +118,10 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sends `message` now; libdbus writes it at once when the socket allows.
     /// From another thread the message is queued to the loop thread (see ``onLoop(_:)``), where
-    /// only running out of memory could still lose it.
+    /// only running out of memory could still lose it. The queued send holds the connection:
+    /// without it, the last reference could be dropped on the loop thread (by a dispatch still
+    /// running when the caller let go), and the connection was closed and freed before the send
+    /// ran on it (a use after free in libdbus; `DispatchChurnTests`).
     func send(_ message: Message) throws(DBusError) {
         guard isConnected else { throw DBusError(.disconnected, "the connection is closed") }
         if loop.isCurrentThread {
@@ -127,8 +130,8 @@ public final class DBusConnection: @unchecked Sendable {
             }
             return
         }
-        let (raw, queued) = (LibdbusHandle(raw), UncheckedMessage(message))
-        onLoop { _ = dbus_connection_send(raw.pointer, queued.message.raw, nil) }
+        let queued = UncheckedMessage(message)
+        onLoop { [self] in _ = dbus_connection_send(raw, queued.message.raw, nil) }
     }
 
     /// Returns a new token for handler tables.

@@ -10,6 +10,13 @@ final class LoopBinding: @unchecked Sendable {
     private let raw: OpaquePointer
     private let loop: EventLoop
     private let dispatchScheduled = Atomic<Bool>(false)
+    /// True while the loop thread handles a watch: the dispatch that follows the handling covers
+    /// any status change libdbus announces meanwhile, so none needs a queued pass.
+    fileprivate let handlingWatch = Atomic<Bool>(false)
+    /// True while a dispatch pass runs; touched only on the loop thread. A handler that iterated
+    /// the loop would otherwise start a second `dbus_connection_dispatch` inside the first, which
+    /// libdbus answers by waiting for the first to finish: a hang.
+    private var dispatching = false
 
     init(connection: DBusConnection) {
         self.connection = connection
@@ -37,18 +44,38 @@ final class LoopBinding: @unchecked Sendable {
         loop.execute { [weak self] in self?.dispatchPending() }
     }
 
-    /// Dispatches queued messages, a bounded batch at a time so one busy peer cannot starve the
-    /// rest of the loop.
+    /// The queued pass: dispatches a batch and queues another while messages remain.
     private func dispatchPending() {
         dispatchScheduled.store(false, ordering: .releasing)
-        guard let connection else { return }
+        if dispatchBatch() { scheduleDispatch() }
+    }
+
+    /// Dispatches what a watch just read, in the same loop iteration: a queued pass would cost
+    /// one more loop iteration (a poll) per incoming call.
+    ///
+    /// Safe inside the watch's own callback because every libdbus call that adds, removes or
+    /// toggles a watch runs on the loop thread (``DBusConnection/onLoop(_:)``): a handler that
+    /// closes or releases a connection, or a reply that fills the socket, changes watches here,
+    /// and GLib skips a source destroyed earlier in the same iteration. This callback touches its
+    /// watch no more after `dbus_watch_handle` returns, since the dispatch may have freed it.
+    fileprivate func dispatchAfterWatch() {
+        if dispatchBatch() { scheduleDispatch() }
+    }
+
+    /// Dispatches up to a bounded batch, so one busy peer cannot starve the rest of the loop;
+    /// answers whether messages remain. Nested inside a running pass it only queues one.
+    private func dispatchBatch() -> Bool {
+        guard let connection else { return false }
+        guard !dispatching else { return true }
+        dispatching = true
+        defer { dispatching = false }
         for _ in 0..<64 {
-            _ = dbus_connection_dispatch(connection.raw)
-            // Asking again matters after a disconnect: libdbus queues the failures of pending
-            // calls while computing this status, without announcing a status change.
-            if dbus_connection_get_dispatch_status(connection.raw) != DBUS_DISPATCH_DATA_REMAINS { return }
+            // The status dispatch returns is computed after the message was handled, as
+            // dbus_connection_get_dispatch_status would: after a disconnect that computation is
+            // what queues the failures of pending calls, without announcing a status change.
+            if dbus_connection_dispatch(connection.raw) != DBUS_DISPATCH_DATA_REMAINS { return false }
         }
-        scheduleDispatch()
+        return true
     }
 
     fileprivate func attach(_ watch: OpaquePointer) {
@@ -64,13 +91,13 @@ final class LoopBinding: @unchecked Sendable {
             if events.contains(.writable) { condition |= DBUS_WATCH_WRITABLE.rawValue }
             if events.contains(.error) || events.contains(.invalid) { condition |= DBUS_WATCH_ERROR.rawValue }
             if events.contains(.hangup) { condition |= DBUS_WATCH_HANGUP.rawValue }
+            let binding = self
+            binding?.handlingWatch.store(true, ordering: .releasing)
             _ = dbus_watch_handle(watchHandle.pointer, condition)
-            // libdbus announces only changes of its dispatch status; this covers reads that add
-            // messages without one. Without it the calls/s and signal-latency tests were not
-            // faster (noisy runs), so it stays; the flag makes it a no-op when a pass is queued.
-            // (Dispatching inline here saved one poll per call but was dropped: a suite run
-            // then aborted once in libdbus on a watch handled after removal.)
-            self?.scheduleDispatch()
+            binding?.handlingWatch.store(false, ordering: .releasing)
+            // Also covers reads that add messages without a change of dispatch status, which
+            // libdbus does not announce.
+            binding?.dispatchAfterWatch()
             return .keep
         }
         dbus_watch_set_data(watch, Unmanaged.passRetained(source).toOpaque(), releaseSource)
@@ -160,5 +187,8 @@ private let wakeUpLoop: DBusWakeupMainFunction = { data in
 }
 
 private let dispatchStatusChanged: DBusDispatchStatusFunction = { _, status, data in
-    if status == DBUS_DISPATCH_DATA_REMAINS { binding(data).scheduleDispatch() }
+    let binding = binding(data)
+    if status == DBUS_DISPATCH_DATA_REMAINS, !binding.handlingWatch.load(ordering: .acquiring) {
+        binding.scheduleDispatch()
+    }
 }

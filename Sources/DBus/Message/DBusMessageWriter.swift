@@ -57,10 +57,19 @@ public struct DBusMessageWriter: ~Copyable {
     /// Appends an `s`; a string with NUL or invalid UTF-8 stops the writing with `InvalidArgs`.
     public mutating func append(_ value: String) {
         guard error == nil else { return }
-        guard trustsStrings || isValid(value, dbus_validate_utf8) else {
+        guard trustsStrings || Self.isPlainASCII(value) || isValid(value, dbus_validate_utf8) else {
             return fail(DBusError(.invalidArgs, "string contains NUL or invalid UTF-8"))
         }
         appendCString(value, TypeCode.string)
+    }
+
+    /// Whether `value` is ASCII without NUL, which every UTF-8 validator accepts: one pass over
+    /// the bytes, where the C validator needs a C string copy first. Dictionary keys and most
+    /// values a panel reads are ASCII.
+    private static func isPlainASCII(_ value: String) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 != 0 && $0 < 0x80 }
+        } ?? false
     }
 
     /// Appends an `o` (valid by construction).

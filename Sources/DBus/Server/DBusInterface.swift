@@ -7,7 +7,12 @@ public struct DBusInterface: Sendable {
     /// Callable methods.
     public var methods: [DBusMethod]
     /// Properties readable (and possibly writable) through `org.freedesktop.DBus.Properties`.
-    public var properties: [DBusProperty]
+    public var properties: [DBusProperty] {
+        didSet { writesAllReadable = Self.writesAllReadable(properties) }
+    }
+    /// Whether every readable property has a writer, so GetAll can be written straight into its
+    /// reply; kept with the properties instead of checked on every call.
+    private(set) var writesAllReadable: Bool
     /// Signals the interface may emit (declared for introspection).
     public var signals: [DBusSignalDeclaration]
     /// Interface-level annotations.
@@ -21,8 +26,13 @@ public struct DBusInterface: Sendable {
         self.name = name
         self.methods = methods
         self.properties = properties
+        self.writesAllReadable = Self.writesAllReadable(properties)
         self.signals = signals
         self.annotations = annotations
+    }
+
+    private static func writesAllReadable(_ properties: [DBusProperty]) -> Bool {
+        properties.allSatisfy { !$0.isReadable || $0.writer != nil }
     }
 
     /// The method named `name`, if declared.

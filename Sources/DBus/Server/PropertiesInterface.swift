@@ -107,9 +107,7 @@ extension DBusConnection {
     /// has a writer and all of them wrote; nil sends the caller down the getters' path (which
     /// skips a failing getter, as a panel needs). No reply expected: nothing to build, nor sent.
     private static func writtenReply(to call: Message, properties interfaces: [DBusInterface]) -> Message? {
-        guard interfaces.allSatisfy({ $0.properties.allSatisfy { !$0.isReadable || $0.writer != nil } }) else {
-            return nil
-        }
+        guard interfaces.allSatisfy(\.writesAllReadable) else { return nil }
         guard call.expectsReply else { return nil }
         return try? call.makeReturn { body in
             body.appendArray(of: .stringVariantEntry) { map in
