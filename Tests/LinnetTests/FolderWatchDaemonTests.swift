@@ -29,16 +29,6 @@ import TestSupport
         #"title="\#(title.replacingOccurrences(of: " ", with: #"\ "#))",artist="Tester""#
     }
 
-    private func titles(_ world: LinnetWorld) async throws -> [String] {
-        let trackList = world.proxy(MPRISNames.trackList)
-        let reply = try await trackList.call("GetTracksMetadata", [try await trackList.property("Tracks")])
-        guard case .array(_, let maps)? = reply.first else { return [] }
-        return maps.map { metadata in
-            if case .string(let title)? = metadata["xesam:title"] { return title }
-            return "?"
-        }
-    }
-
     /// The Player Metadata values linnet signalled after the first `skipping` signals.
     private func metadataChanges(_ world: LinnetWorld, after skipping: Int) async throws -> [DBusValue] {
         // A round trip: every signal sent before it has arrived.
@@ -62,7 +52,7 @@ import TestSupport
         try await Self.writeTrack(disc.path + "/3.ogg", tags: Self.titled("Three"))
         try await world.start(["--no-resume", "--paused", one, album.path + "/2.ogg", disc.path + "/3.ogg"])
         try await world.waitForScannedQueue()
-        #expect(try await titles(world) == ["One", "Two", "Three"])
+        #expect(try await world.queueTitles() == ["One", "Two", "Three"])
         try await world.waitUntil("the folders watched") { world.log.contains("watching 3 more folders for changes") }
 
         // Retagged outside the music folder, then moved back: the files arrive with the folder,
@@ -74,13 +64,13 @@ import TestSupport
         try await Self.writeTrack(outside.path + "/album/disc/3.ogg", tags: Self.titled("Three Retagged"))
         try FileManager.default.moveItem(at: outside.appendingPathComponent("album"), to: album)
         try await world.waitUntil("the moved-in folder's files read") {
-            try await self.titles(world) == ["One", "Two Retagged", "Three Retagged"]
+            try await world.queueTitles() == ["One", "Two Retagged", "Three Retagged"]
         }
 
         // Its subfolder is watched under its path again: an edit there reaches the queue.
         try await Self.writeTrack(disc.path + "/3.ogg", tags: Self.titled("Three Edited"))
         try await world.waitUntil("the edit in the moved-in subfolder published") {
-            try await self.titles(world) == ["One", "Two Retagged", "Three Edited"]
+            try await world.queueTitles() == ["One", "Two Retagged", "Three Edited"]
         }
 
         // The entry of a file edited while its folder was away was not marked broken: it plays.

@@ -18,16 +18,6 @@ import TestSupport
         return (maps.contains("/libsqlite3.so"), maps.contains("/libtag.so"))
     }
 
-    private func titles(_ world: LinnetWorld) async throws -> [String] {
-        let trackList = world.proxy(MPRISNames.trackList)
-        let reply = try await trackList.call("GetTracksMetadata", [try await trackList.property("Tracks")])
-        guard case .array(_, let maps)? = reply.first else { return [] }
-        return maps.compactMap { metadata in
-            guard case .string(let title)? = metadata["xesam:title"] else { return nil }
-            return title
-        }
-    }
-
     @Test func sqliteAndTagLibAreClosedWhileIdleAndOpenedAgainForTheNextRead() async throws {
         let world = try LinnetWorld()
         try await world.makeTrack("1.ogg", title: "Loaded", trackNumber: 1)
@@ -42,11 +32,11 @@ import TestSupport
             let now = try self.mapped(pid)
             return !now.sqlite && !now.taglib
         }
-        #expect(try await titles(world) == ["Loaded", "Before"])
+        #expect(try await world.queueTitles() == ["Loaded", "Before"])
 
         // The next read opens both again, and its tags are published and cached.
         try await world.makeTrack("2.ogg", title: "After", trackNumber: 2)
-        try await world.waitUntil("the edited title published") { try await self.titles(world) == ["Loaded", "After"] }
+        try await world.waitUntil("the edited title published") { try await world.queueTitles() == ["Loaded", "After"] }
         try await world.waitUntil("SQLite and TagLib closed again") {
             let now = try self.mapped(pid)
             return !now.sqlite && !now.taglib
@@ -57,7 +47,7 @@ import TestSupport
         // What the reopened SQLite stored is there: a second start reads no tags.
         try await world.start(["--no-resume", "--paused", world.media.path])
         try await world.waitForScannedQueue()
-        #expect(try await titles(world) == ["Loaded", "After"])
+        #expect(try await world.queueTitles() == ["Loaded", "After"])
         #expect(world.log.contains("2 from the cache, 0 read by TagLib"), "log: \(world.log.suffix(3000))")
     }
 }

@@ -7,16 +7,6 @@ import TestSupport
 /// linnet as a user runs it: a second start on the same folder reads no tags (the cache in
 /// $XDG_CACHE_HOME/linnet answers), and a file edited in a queued folder shows its new tags.
 @Suite struct LibraryCacheDaemonTests {
-    private func titles(_ world: LinnetWorld) async throws -> [String] {
-        let trackList = world.proxy(MPRISNames.trackList)
-        let reply = try await trackList.call("GetTracksMetadata", [try await trackList.property("Tracks")])
-        guard case .array(_, let maps)? = reply.first else { return [] }
-        return maps.compactMap { metadata in
-            guard case .string(let title)? = metadata["xesam:title"] else { return nil }
-            return title
-        }
-    }
-
     @Test func aSecondStartAnswersFromTheCacheWithoutReadingTags() async throws {
         let world = try LinnetWorld()
         for index in 1...3 { try await world.makeTrack("\(index).ogg", title: "Song \(index)", trackNumber: index) }
@@ -29,7 +19,7 @@ import TestSupport
 
         try await world.start(["--no-resume", "--paused", world.media.path])
         try await world.waitForScannedQueue()
-        #expect(try await titles(world) == ["Song 1", "Song 2", "Song 3"])
+        #expect(try await world.queueTitles() == ["Song 1", "Song 2", "Song 3"])
         #expect(world.log.contains("3 from the cache, 0 read by TagLib, 0 by GStreamer"), "log: \(world.log.suffix(3000))")
     }
 
@@ -41,11 +31,11 @@ import TestSupport
         try await world.makeTrack("2.ogg", title: "Before", trackNumber: 2)
         try await world.start(["--no-resume", "--paused", world.media.path])
         try await world.waitForScannedQueue()
-        #expect(try await titles(world) == ["Loaded", "Before"])
+        #expect(try await world.queueTitles() == ["Loaded", "Before"])
         try await world.waitUntil("the folder watched") { world.log.contains("watching 1 more folders for changes") }
 
         try await world.makeTrack("2.ogg", title: "After", trackNumber: 2)
-        try await world.waitUntil("the edited title published") { try await self.titles(world) == ["Loaded", "After"] }
+        try await world.waitUntil("the edited title published") { try await world.queueTitles() == ["Loaded", "After"] }
         #expect(world.log.contains("files changed in a watched folder"))
 
         // A cover dropped into the folder reaches tracks whose tags came from the cache.

@@ -189,6 +189,18 @@ final class LinnetWorld: @unchecked Sendable {
         try await proxy(MPRISNames.player).property(name)
     }
 
+    /// Every queued track's title, in queue order ("?" for one without), from one
+    /// GetTracksMetadata of the whole TrackList.
+    func queueTitles() async throws -> [String] {
+        let trackList = proxy(MPRISNames.trackList)
+        let reply = try await trackList.call("GetTracksMetadata", [try await trackList.property("Tracks")])
+        guard case .array(_, let maps)? = reply.first else { return [] }
+        return maps.map { metadata in
+            if case .string(let title)? = metadata["xesam:title"] { return title }
+            return "?"
+        }
+    }
+
     /// The current title.
     func title() async throws -> String? {
         if case .string(let title)? = try await player("Metadata")["xesam:title"] { return title }
