@@ -2,7 +2,8 @@
  * heap-probe.so: reads glibc's heap figures from inside a running process, for the growth
  * benchmarks. Loaded with LD_PRELOAD; does nothing unless LINNET_HEAP_PROBE names a folder
  * holding two FIFOs, `request` and `reply` (the benchmark makes them), and the process is
- * linnet (so the bus daemon and GStreamer helpers that inherit the variable stay untouched).
+ * linnet (its file name starts with "linnet", so a baseline copied as linnet-<rev> counts too),
+ * so the driver and GStreamer helpers that inherit the variable stay untouched.
  *
  * A thread blocks reading `request`; for every byte it writes one line to `reply`:
  *   rss_kib <VmRSS> heap_kib <in use in the arenas> mmap_kib <in use in mmapped chunks>
@@ -68,7 +69,7 @@ __attribute__((constructor)) static void start_probe(void) {
     if (length <= 0) return;
     exe[length] = 0;
     const char *base = strrchr(exe, '/');
-    if (strcmp(base ? base + 1 : exe, "linnet") != 0) return;
+    if (strncmp(base ? base + 1 : exe, "linnet", 6) != 0) return;
     snprintf(request_path, sizeof request_path, "%s/request", folder);
     snprintf(reply_path, sizeof reply_path, "%s/reply", folder);
     /* No signal reaches this thread: linnet's own signal handling stays as it is. */

@@ -81,7 +81,13 @@ static int read_tracks(DBusConnection *bus, char **tracks, int capacity) {
 static void read_probe(struct sample *sample) {
     char path[4096], line[512] = "";
     snprintf(path, sizeof path, "%s/request", probe_folder);
-    int request = open(path, O_WRONLY);
+    /* Non-blocking, so a linnet without the probe is a failure within 10 s, not a hang: opening a
+     * FIFO for writing fails with ENXIO while nothing has it open for reading. */
+    int request = -1;
+    for (int attempt = 0; attempt < 1000 && request < 0; attempt++) {
+        request = open(path, O_WRONLY | O_NONBLOCK);
+        if (request < 0) sleep_ms(10);
+    }
     if (request < 0 || write(request, "\n", 1) != 1) fail("cannot write %s (is heap-probe.so preloaded?)", path);
     close(request);
     snprintf(path, sizeof path, "%s/reply", probe_folder);
