@@ -71,6 +71,11 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// ``path`` as a value of a prepared map, which spells it out only when the map is built.
+    var preparedPath: DBusPreparedDictionary.Value {
+        stem.isWholePath ? .objectPath(stem.path) : .numberedObjectPath(parent: stem.path, number: number)
+    }
+
     /// Whether this is ``noTrack``.
     public var isNoTrack: Bool { self == .noTrack }
 
