@@ -164,3 +164,27 @@ import TestSupport
             Playlist(id: "/org/linnet/test/playlist/evening", name: "Late evening").dbusValue]))
     }
 }
+
+/// GetTracksMetadata's rows are written from prepared maps, the Metadata property value by
+/// value: both must be the same map for the same track.
+@Suite struct TrackListRowsMatchThePropertyTests {
+    @Test func getTracksMetadataAnswersWhatTheMetadataPropertyShows() async throws {
+        let fixture = try MPRISFixture()
+        let tagged = PreparedMetadataTests.fullyTagged()
+        fixture.player.model.withLock { $0.tracks[0] = tagged }
+        fixture.player.publishTrack()
+        fixture.player.server.update { $0.trackList.tracks = [tagged.trackID!, TrackID("/org/linnet/test/track/2")!] }
+        let property = try await fixture.proxy(MPRISNames.player).property("Metadata")
+        let reply = try await fixture.proxy(MPRISNames.trackList).call("GetTracksMetadata", [
+            .array(.objectPath, [.objectPath(tagged.trackID!.path), .objectPath("/org/linnet/test/track/2")]),
+        ])
+        guard case .array(_, let maps)? = reply.first, maps.count == 2 else {
+            Issue.record("GetTracksMetadata returned \(reply)")
+            return
+        }
+        #expect(maps[0] == property)
+        #expect(maps[0] == tagged.dbusValue)
+        #expect(Metadata(dbusValue: maps[0]) == tagged)
+        #expect(Metadata(dbusValue: maps[1]).title == "Song 2")
+    }
+}

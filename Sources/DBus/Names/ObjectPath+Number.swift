@@ -15,8 +15,29 @@ extension ObjectPath {
     /// nil otherwise, and for `/`.
     public var parentAndNumber: (parent: ObjectPath, number: UInt64)? {
         let utf8 = rawValue.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let element = utf8[utf8.index(after: slash)...]
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")),
+              let number = Self.number(spelledBy: utf8[utf8.index(after: slash)...]) else { return nil }
+        let parent = slash == utf8.startIndex ? "/" : String(rawValue[..<slash])
+        return (ObjectPath(unchecked: parent), number)
+    }
+
+    /// The number of this path if it is `parent`'s child `<parent>/<number>` as
+    /// ``appending(number:)`` spells it; nil otherwise. Reads the bytes in place, building no
+    /// parent path (track ids arrive by the thousand).
+    public func number(below parent: ObjectPath) -> UInt64? {
+        let utf8 = rawValue.utf8
+        let parentBytes = parent.rawValue.utf8
+        // Below "/" the element starts right after it; below any other parent, after a "/" of its own.
+        let prefixCount = parentBytes.count == 1 ? 1 : parentBytes.count + 1
+        guard utf8.count > prefixCount, utf8.starts(with: parentBytes) else { return nil }
+        let elementStart = utf8.index(utf8.startIndex, offsetBy: prefixCount)
+        guard utf8[utf8.index(before: elementStart)] == UInt8(ascii: "/") else { return nil }
+        return Self.number(spelledBy: utf8[elementStart...])
+    }
+
+    /// The decimal number `element` spells with no sign and no leading zero, nil otherwise or
+    /// past `UInt64`.
+    private static func number(spelledBy element: Substring.UTF8View) -> UInt64? {
         guard let first = element.first, first != UInt8(ascii: "0") || element.count == 1 else { return nil }
         var number: UInt64 = 0
         for byte in element {
@@ -26,8 +47,7 @@ extension ObjectPath {
             guard !overflowTimes, !overflowPlus else { return nil }
             number = sum
         }
-        let parent = slash == utf8.startIndex ? "/" : String(rawValue[..<slash])
-        return (ObjectPath(unchecked: parent), number)
+        return number
     }
 }
 

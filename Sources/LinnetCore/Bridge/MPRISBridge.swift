@@ -9,6 +9,8 @@ final class MPRISBridge: Sendable {
     /// Set once, in the player's initialiser, before the server can call anything; weak because
     /// the player owns the server that owns this bridge.
     nonisolated(unsafe) weak var player: PlayerController?
+    /// GetTracksMetadata's rows, kept while their entries and facts stay the same.
+    private let preparedRows = PreparedMetadataCache()
 
     private func command(_ command: PlayerCommand) {
         player?.send(.command(command))
@@ -61,6 +63,15 @@ extension MPRISBridge: MPRISTrackListHandler {
             tracks.compactMap { track in
                 guard let id = track.entryID, let entry = machine.queue.entry(id: id) else { return nil }
                 return Metadata(TrackItem(entry: entry, facts: machine.tracks[id] ?? TrackFacts()))
+            }
+        } ?? []
+    }
+
+    func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary] {
+        player?.read { machine in
+            tracks.compactMap { track in
+                guard let id = track.entryID, let entry = machine.queue.entry(id: id) else { return nil }
+                return preparedRows.map(for: entry, facts: machine.tracks[id] ?? TrackFacts())
             }
         } ?? []
     }

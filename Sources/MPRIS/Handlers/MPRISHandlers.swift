@@ -68,12 +68,23 @@ extension MPRISPlayerHandler {
 public protocol MPRISTrackListHandler: Sendable {
     /// `GetTracksMetadata`: metadata for each id, in order (unknown ids may be left out).
     func metadata(for tracks: [TrackID]) -> [Metadata]
+    /// `GetTracksMetadata` as the reply is written: ``metadata(for:)``'s maps, each
+    /// ``Metadata/prepared``. A handler that keeps each track's prepared map while its metadata
+    /// stays the same answers a panel's repeated pages without building them again; the default
+    /// prepares ``metadata(for:)`` on every call.
+    func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary]
     /// `AddTrack`: "Adds a URI in the TrackList." `after` is ``TrackID/noTrack`` for "at the start".
     func addTrack(uri: String, after: TrackID, setAsCurrent: Bool) throws
     /// `RemoveTrack`: "Removes an item from the TrackList."
     func removeTrack(_ track: TrackID)
     /// `GoTo`: "Skip to the specified TrackId."
     func goTo(_ track: TrackID)
+}
+
+extension MPRISTrackListHandler {
+    public func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary] {
+        metadata(for: tracks).map(\.prepared)
+    }
 }
 
 /// Commands of `org.mpris.MediaPlayer2.Playlists`.

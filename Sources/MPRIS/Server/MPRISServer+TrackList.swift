@@ -12,9 +12,9 @@ extension MPRISServer {
                            outputs: [DBusArgument("Metadata", .array(metadataType))],
                            handler: .writing { [weak self] call, writer in
                     let ids = try call.argument(0, as: [ObjectPath].self)
-                    let metadata = try self?.tracksMetadata(ids) ?? []
+                    let maps = try self?.tracksMetadata(ids) ?? []
                     writer.appendArray(of: .stringVariantDictionary) { array in
-                        for track in metadata where array.isWriting { self?.trackMetadataCache.write(track, to: &array) }
+                        for map in maps where array.isWriting { array.append(map) }
                     }
                 }),
                 DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
@@ -49,8 +49,8 @@ extension MPRISServer {
     /// The most ids one GetTracksMetadata call may ask for.
     static let maximumTracksPerRequest = 10_000
 
-    /// GetTracksMetadata's answer: the metadata of those of `ids` in the list, in order.
-    private func tracksMetadata(_ ids: [ObjectPath]) throws(DBusError) -> [Metadata] {
+    /// GetTracksMetadata's answer: the prepared maps of those of `ids` in the list, in order.
+    private func tracksMetadata(_ ids: [ObjectPath]) throws(DBusError) -> [DBusPreparedDictionary] {
         guard let handler = trackListHandler else { return [] }
         guard ids.count <= Self.maximumTracksPerRequest else {
             throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
@@ -59,7 +59,7 @@ extension MPRISServer {
         let requested = state.withLock { state in
             received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
         }
-        return handler.metadata(for: requested)
+        return handler.preparedMetadata(for: requested)
     }
 
     private func addTrack(uri: String, after: ObjectPath, setAsCurrent: Bool) throws(DBusError) {

@@ -20,7 +20,6 @@ public final class MPRISServer: Sendable {
     private let ownedName = Mutex<BusName?>(nil)
     private let metadataCache = MetadataValueCache()
     let trackSetCache = TrackSetCache()
-    let trackMetadataCache = TrackMetadataCache()
 
     /// Prepares a server with the initial `state`; nothing is on the bus until ``start(name:)``.
     public init(

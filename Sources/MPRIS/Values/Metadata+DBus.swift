@@ -40,14 +40,6 @@ extension Metadata {
     /// Writes the `a{sv}` map straight into a message: the same entries, order and types as
     /// ``dbusValue``, without building it. A string with NUL stops `writer` with `InvalidArgs`.
     public func write(to writer: inout DBusMessageWriter) {
-        write(to: &writer, checked: true)
-    }
-
-    /// `checked: false` only for metadata equal to one written whole before (its strings passed).
-    func write(to writer: inout DBusMessageWriter, checked: Bool) {
-        let trusted = writer.trustsStrings
-        writer.trustsStrings = !checked
-        defer { writer.trustsStrings = trusted }
         writer.appendArray(of: .stringVariantEntry) { map in
             func add(_ key: String, _ value: String?) {
                 if let value { map.appendEntry(key, variantOf: .string) { $0.append(value) } }

@@ -1,4 +1,5 @@
 public import DBus
+import Synchronization
 
 /// MPRIS's `Track_Id`: "Unique track identifier." An object path that names one entry of the
 /// track list; "/org/mpris/MediaPlayer2/TrackList/NoTrack" means no track.
@@ -41,10 +42,39 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads a track id as a client sent it: `NoTrack` is recognised, other reserved paths are not.
     init?(received path: ObjectPath) {
-        if path == Self.noTrack.path {
+        if let id = Self.numbered(path) {
+            self = id
+        } else if path == Self.noTrack.path {
             self = .noTrack
         } else {
             self.init(path)
+        }
+    }
+
+    /// The stems of the ``Numbering``s made (a player has one or two): an id that a client sends
+    /// below one of them shares its stem, so reading it builds no parent path and no stem, and
+    /// it compares with the player's own ids by identity.
+    private static let numberingStems = Mutex<[Stem]>([])
+    /// More numberings than this are not shared (tests make many); their ids still read back equal.
+    private static let sharedNumberingLimit = 8
+
+    /// `path` as an id of a ``Numbering`` made before, when it is `<parent>/<number>` below one.
+    private static func numbered(_ path: ObjectPath) -> TrackID? {
+        numberingStems.withLock { stems in
+            for stem in stems {
+                if let number = path.number(below: stem.path) { return TrackID(stem: stem, number: number) }
+            }
+            return nil
+        }
+    }
+
+    /// The stem below `parent` to share, registering it if there is room.
+    private static func numberingStem(below parent: ObjectPath) -> Stem {
+        numberingStems.withLock { stems in
+            if let known = stems.first(where: { $0.path == parent }) { return known }
+            let stem = Stem(parent, isWholePath: false)
+            if stems.count < sharedNumberingLimit { stems.append(stem) }
+            return stem
         }
     }
 
@@ -71,6 +101,11 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// ``path`` as a value of a prepared map, which spells it out only when the map is built.
+    var preparedPath: DBusPreparedDictionary.Value {
+        stem.isWholePath ? .objectPath(stem.path) : .numberedObjectPath(parent: stem.path, number: number)
+    }
+
     /// Whether this is ``noTrack``.
     public var isNoTrack: Bool { self == .noTrack }
 
@@ -84,7 +119,7 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
         /// The numbering below `parent`, or nil if its ids would lie in the reserved `/org/mpris`.
         public init?(parent: ObjectPath) {
             guard TrackID(parent.appending(number: 0)) != nil else { return nil }
-            stem = Stem(parent, isWholePath: false)
+            stem = TrackID.numberingStem(below: parent)
         }
 
         /// The id `<parent>/<number>`.

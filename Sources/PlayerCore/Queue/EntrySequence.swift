@@ -143,10 +143,15 @@ struct EntrySequence: Sendable {
     // MARK: - Chunk bookkeeping
 
     private func place(of id: UInt64) -> (slot: Int, offset: Int)? {
-        guard let key = chunkKeyByID[id], let slot = slotByKey[key],
-            let offset = chunks[slot].entries.firstIndex(where: { $0.id == id })
-        else { return nil }
-        return (slot, offset)
+        guard let key = chunkKeyByID[id], let slot = slotByKey[key] else { return nil }
+        let entries = chunks[slot].entries
+        // Entries queued together have consecutive ids (a folder, a playlist), so the offset the
+        // id gives from the chunk's first entry is usually the one: checked before the scan.
+        if let first = entries.first?.id, id >= first, id - first < UInt64(entries.count),
+           entries[Int(id - first)].id == id {
+            return (slot, Int(id - first))
+        }
+        return entries.firstIndex(where: { $0.id == id }).map { (slot, $0) }
     }
 
     /// The chunk holding position `index` (in `0..<count`) and the offset in it: a binary search

@@ -11,6 +11,7 @@ func registerMetadataBenchmarks() {
     // A writer that stopped early would be measured cheap: every body must be written whole.
     precondition(DBusMessageWriter.writeScratchBody { one.write(to: &$0) } == nil)
     precondition(DBusMessageWriter.writeScratchBody { $0.append(one.dbusValue) } == nil)
+    precondition(DBusMessageWriter.writeScratchBody { $0.append(one.prepared) } == nil)
 
     // Each with a live connection, as in the daemon (see ``LiveConnection``).
     let withConnection = Benchmark.Configuration(
@@ -37,6 +38,29 @@ func registerMetadataBenchmarks() {
             blackHole(DBusMessageWriter.writeScratchBody { writer in
                 writer.appendArray(of: .stringVariantDictionary) { array in
                     for metadata in page { metadata.write(to: &array) }
+                }
+            })
+        }
+    }
+
+    // GetTracksMetadata's rows as linnet writes them: each track's map prepared once and kept
+    // (a panel paging through the queue), and prepared on every call (rows not asked before).
+    let preparedPage = page.map(\.prepared)
+    Benchmark("GetTracksMetadata(20) body, kept prepared maps", configuration: withConnection) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(DBusMessageWriter.writeScratchBody { writer in
+                writer.appendArray(of: .stringVariantDictionary) { array in
+                    for map in preparedPage { array.append(map) }
+                }
+            })
+        }
+    }
+
+    Benchmark("GetTracksMetadata(20) body, maps prepared per call", configuration: withConnection) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(DBusMessageWriter.writeScratchBody { writer in
+                writer.appendArray(of: .stringVariantDictionary) { array in
+                    for metadata in page { array.append(metadata.prepared) }
                 }
             })
         }
