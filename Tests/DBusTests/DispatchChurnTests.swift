@@ -1,6 +1,7 @@
 import DBus
 import EventLoop
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -200,28 +201,37 @@ import TestSupport
         // wait on that one (with cooperative threads this test needs).
         let loop = EventLoop(name: "test.hold")
         defer { loop.stop() }
-        var listener: DBusConnection? = try DBusConnection(address: bus.address, loop: loop)
-        weak let released = listener
+        // Held in a box so the thread that sees the handler enter can queue the call and drop
+        // the last reference itself: resuming a test task on a loaded cooperative pool can take
+        // longer than the handler's patience.
+        let holder = HeldConnection(try DBusConnection(address: bus.address, loop: loop))
+        weak let released = holder.connection
         let entered = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         let heldTooLong = Recorder<Bool>()
         // The handler holds the loop inside the listener's dispatch until the test let go.
-        let subscription = try listener!.subscribe(MatchRule(interface: "org.linnet.Hold")) { _ in
+        let subscription = try holder.connection!.subscribe(MatchRule(interface: "org.linnet.Hold")) { _ in
             entered.signal()
             if proceed.wait(timeout: .now() + 30) == .timedOut { heldTooLong.record(true) }
         }
         try emitter.emitSignal("Hold", interface: "org.linnet.Hold", path: "/hold")
         try await offPool {
             guard entered.wait(timeout: .now() + 30) == .success else { throw TestSupportError("the handler never ran") }
+            defer { proceed.signal() }
+            try Self.queueCountAndRelease(holder)
         }
-        try listener!.callNoReply(destination: Self.name, path: Self.path, interface: Self.interface, member: "Count")
-        listener = nil
-        proceed.signal()
         try await waitUntil(.seconds(30), "the queued call arrived") { !server.counted.values.isEmpty }
         try await waitUntil(.seconds(30), "the listener was released") { released == nil }
         #expect(server.counted.values.count == 1)
         #expect(heldTooLong.values.isEmpty)
         withExtendedLifetime(subscription) {}
+    }
+
+    /// Queues a call on the held listener and drops the last reference to it, both while its
+    /// loop is still inside the handler.
+    private static func queueCountAndRelease(_ holder: HeldConnection) throws {
+        let listener = holder.take()
+        try listener?.callNoReply(destination: name, path: path, interface: interface, member: "Count")
     }
 
     /// The failure that made inline dispatch be dropped once: a connection closed or released
@@ -277,5 +287,25 @@ import TestSupport
         // The emitting connection is intact: a round trip to the bus still works.
         _ = try await emitter.call(destination: .bus, path: "/org/freedesktop/DBus", interface: .peer, member: "Ping")
         #expect(emitter.isConnected)
+    }
+}
+
+/// The one strong reference to a connection, which any thread can take away.
+private final class HeldConnection: Sendable {
+    private let slot: Mutex<DBusConnection?>
+
+    init(_ connection: DBusConnection) {
+        slot = Mutex(connection)
+    }
+
+    /// The connection while it is still held.
+    var connection: DBusConnection? { slot.withLock { $0 } }
+
+    /// Hands the reference over, leaving nothing held.
+    func take() -> DBusConnection? {
+        slot.withLock { held in
+            defer { held = nil }
+            return held
+        }
     }
 }
