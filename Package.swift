@@ -6,6 +6,13 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // The metadata of concrete generic types (`[String: String]`, `Set<InterfaceName>`,
+    // `StateStore<[FocusJournalEntry]>`, …) from accessor functions instead of mangled names: the
+    // runtime then need not scan every protocol conformance of every loaded image to resolve
+    // their requirements on the way to the bus name. An unsafe flag: fine for this root package
+    // and for local path dependents (Benchmarks/micro), but SwiftPM refuses the library products
+    // as a dependency fetched by URL while it is here.
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
 ]
 
 let package = Package(
@@ -52,6 +59,9 @@ let package = Package(
         // GStreamer, libpulse, SQLite and TagLib opened on their first call, not at start (see
         // its header, and as_needed.S for how they leave the needed list of what links it).
         .target(name: "LazyLibraries"),
+        // libdbus linked into the executable from its static archive (see static_libdbus.S): the
+        // shared library would bring libsystemd and six more libraries to the start.
+        .target(name: "LinkedDBus", publicHeadersPath: "."),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -109,7 +119,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback", "Timekeeping", "LibraryCache", "CMalloc",
+                "Playback", "Timekeeping", "LibraryCache", "CMalloc", "LinkedDBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

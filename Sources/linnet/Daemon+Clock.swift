@@ -21,8 +21,7 @@ extension Daemon {
         let effects = EffectsPlayer(engine: engine)
         var configuration = ClockConfiguration(
             alarmsFile: URL(fileURLWithPath: stateDirectory).appendingPathComponent("alarms.json"),
-            soundsDirectory: directories.linnetCache + "/sounds")
-        configuration.home = directories.home
+            soundsDirectory: directories.linnetCache + "/sounds", home: directories.home)
         configuration.ringLimit = options.ringLimit
         let clock = ClockService(controller: controller, effects: effects, services: services, configuration: configuration)
         let linnetInterface = LinnetExtension(

@@ -70,8 +70,8 @@ struct Daemon {
 
         var configuration = PlayerConfiguration(
             sessionFile: URL(fileURLWithPath: state.directory).appendingPathComponent("session.json"),
-            playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) })
-        configuration.home = directories.home
+            playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) },
+            home: directories.home)
         configuration.busName = role.busSuffix
         configuration.audioOutput = options.audioSink.map { AudioOutput.description($0) } ?? .system
         configuration.repeatMode = options.loop?.mode

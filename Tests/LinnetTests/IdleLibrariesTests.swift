@@ -13,8 +13,9 @@ import TestSupport
         let file = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
         defer { try? file.close() }
         let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        // The listing is whole: libdbus is loaded at start and stays (GStreamer plays meanwhile).
-        #expect(maps.contains("/libdbus-1.so") && maps.contains("/libgstreamer-1.0.so"))
+        // The listing is whole: GLib is loaded at start and stays (GStreamer plays meanwhile).
+        // Not libdbus: it is linked into linnet (Sources/LinkedDBus).
+        #expect(maps.contains("/libglib-2.0.so") && maps.contains("/libgstreamer-1.0.so"))
         return (maps.contains("/libsqlite3.so"), maps.contains("/libtag.so"))
     }
 

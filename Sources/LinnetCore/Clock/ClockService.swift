@@ -15,14 +15,17 @@ public struct ClockConfiguration: Sendable {
     /// An unanswered alarm stops after this long.
     public var ringLimit: Duration = .seconds(600)
     /// The user's home, for `~` in sound and music paths.
-    public var home: String = URL.homeDirectory.path
+    public var home: String
     /// The wall clock's zone; read again whenever the clock is set.
     public var timeZone: @Sendable () -> TimeZone = { LocalTimeZone.current }
 
-    /// A configuration keeping alarms in `alarmsFile` and tones in `soundsDirectory`.
-    public init(alarmsFile: URL, soundsDirectory: String) {
+    /// A configuration keeping alarms in `alarmsFile` and tones in `soundsDirectory`. `home` is
+    /// a parameter, not a property default: the default reads the password database, which a
+    /// caller that knows the home (the daemon, before its bus name) need not wait for.
+    public init(alarmsFile: URL, soundsDirectory: String, home: String = URL.homeDirectory.path) {
         self.alarmsFile = alarmsFile
         self.soundsDirectory = soundsDirectory
+        self.home = home
     }
 }
 

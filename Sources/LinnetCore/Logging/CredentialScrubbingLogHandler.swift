@@ -4,12 +4,16 @@ public import Logging
 /// A log handler that removes URI credentials (`http://user:password@host/…` → `http://host/…`)
 /// from every message and metadata value before `Upstream` writes it: whichever component
 /// logs a URI, no password reaches the journal.
-public struct CredentialScrubbingLogHandler<Upstream: LogHandler>: LogHandler {
+///
+/// Not generic over its upstream: a generic handler's type is instantiated at run time when
+/// the first logger is made, which scans every protocol conformance in the process for the
+/// upstream's `LogHandler` conformance, on the way to the bus name.
+public struct CredentialScrubbingLogHandler: LogHandler {
     /// The handler scrubbed lines are written through.
-    public var upstream: Upstream
+    public var upstream: any LogHandler
 
     /// Scrubs lines for `upstream`.
-    public init(_ upstream: Upstream) {
+    public init(_ upstream: any LogHandler) {
         self.upstream = upstream
     }
 

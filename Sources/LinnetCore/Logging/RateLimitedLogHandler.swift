@@ -6,14 +6,15 @@ import Synchronization
 /// one call site are folded past a burst per window, and a summary is written when the window
 /// ends. Errors and critical lines always pass.
 ///
-/// Handlers made from one ``LogRateLimiter`` share its counts, whatever their labels.
-public struct RateLimitedLogHandler<Upstream: LogHandler>: LogHandler {
+/// Handlers made from one ``LogRateLimiter`` share its counts, whatever their labels. Not
+/// generic over its upstream, for the reason ``CredentialScrubbingLogHandler`` gives.
+public struct RateLimitedLogHandler: LogHandler {
     /// The handler lines are written through.
-    public var upstream: Upstream
+    public var upstream: any LogHandler
     private let limiter: LogRateLimiter
 
     /// `upstream` limited by `limiter`.
-    public init(_ upstream: Upstream, limiter: LogRateLimiter) {
+    public init(_ upstream: any LogHandler, limiter: LogRateLimiter) {
         self.upstream = upstream
         self.limiter = limiter
     }

@@ -21,7 +21,7 @@ public struct PlayerConfiguration: Sendable {
     /// A volume given on the command line, overriding the saved one.
     public var volume: Double?
     /// The user's home, against which relative playlist entries and `~` resolve.
-    public var home: String = URL.homeDirectory.path
+    public var home: String
     /// Track notifications and what to do when the audio output goes away.
     public var desktop = PlayerDesktopBehaviour()
     /// Where scanned tags persist between starts; nil reads every file's tags each time.
@@ -29,10 +29,13 @@ public struct PlayerConfiguration: Sendable {
     /// Which readers scan tags (GStreamer alone only to compare against the former path).
     public var tagSource = TagSource.tagLibFirst
 
-    /// A configuration keeping state in `sessionFile` and offering the playlists in `playlistDirectories`.
-    public init(sessionFile: URL, playlistDirectories: [URL]) {
+    /// A configuration keeping state in `sessionFile` and offering the playlists in
+    /// `playlistDirectories`. `home` is a parameter, not a property default: the default reads
+    /// the password database, which a caller that knows the home need not wait for.
+    public init(sessionFile: URL, playlistDirectories: [URL], home: String = URL.homeDirectory.path) {
         self.sessionFile = sessionFile
         self.playlistDirectories = playlistDirectories
+        self.home = home
     }
 }
 

@@ -237,7 +237,12 @@ public final class PlayerController: Sendable {
 
     /// Listens for the focus coordinator asking linnet to give way (when it can ask).
     private func connectDesktop() {
-        guard let focus = owner.value.desktop.focus as? any AudioFocusInterrupting else { return }
+        // The daemon's coordinator is found with a class cast: the first cast to an existential
+        // scans every protocol conformance in the process, and this runs before the bus name.
+        let desktopFocus = owner.value.desktop.focus
+        let interrupting: (any AudioFocusInterrupting)? =
+            (desktopFocus as? AudioFocusCoordinator) ?? (desktopFocus as? any AudioFocusInterrupting)
+        guard let focus = interrupting else { return }
         focus.onInterruption { [weak self] interruption in
             switch interruption {
             case .yield: self?.send(.focus(.yield))
