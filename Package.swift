@@ -6,13 +6,6 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-    // The metadata of concrete generic types (`[String: String]`, `Set<InterfaceName>`,
-    // `StateStore<[FocusJournalEntry]>`, …) from accessor functions instead of mangled names: the
-    // runtime then need not scan every protocol conformance of every loaded image to resolve
-    // their requirements on the way to the bus name. An unsafe flag: fine for this root package
-    // and for local path dependents (Benchmarks/micro), but SwiftPM refuses the library products
-    // as a dependency fetched by URL while it is here.
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
 ]
 
 let package = Package(
