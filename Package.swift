@@ -52,9 +52,6 @@ let package = Package(
         // GStreamer, libpulse, SQLite and TagLib opened on their first call, not at start (see
         // its header, and as_needed.S for how they leave the needed list of what links it).
         .target(name: "LazyLibraries"),
-        // libdbus linked into the executable from its static archive (see static_libdbus.S): the
-        // shared library would bring libsystemd and six more libraries to the start.
-        .target(name: "LinkedDBus", publicHeadersPath: "."),
 
         // The one GLib main-loop thread that carries D-Bus dispatch and, later, the GStreamer bus.
         .target(name: "EventLoop", dependencies: ["CGLib"], swiftSettings: strictSettings),
@@ -112,7 +109,7 @@ let package = Package(
             name: "linnet",
             dependencies: [
                 "LinnetCore", "PlayerCore", "ClockRules", "LibraryFormats", "DesktopClients", "DBus", "EventLoop", "MPRIS",
-                "Playback", "Timekeeping", "LibraryCache", "CMalloc", "LinkedDBus",
+                "Playback", "Timekeeping", "LibraryCache", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

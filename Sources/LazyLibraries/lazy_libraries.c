@@ -14,14 +14,14 @@
 static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
 
 // What opening a library adds to its descriptor: the handle to close it with and the slots'
-// first values (their stubs), to put back when it is closed. Five libraries: see symbols.inc.
+// first values (their stubs), to put back when it is closed. Four libraries: see symbols.inc.
 struct opened_library {
     struct linnet_lazy_library *library;
     void *handle;
     void **stubs;
     unsigned long users;
 };
-static struct opened_library opened[5];
+static struct opened_library opened[4];
 
 static struct opened_library *record_of(struct linnet_lazy_library *library) {
     for (unsigned long i = 0; i < sizeof opened / sizeof opened[0]; i++) {

@@ -5,8 +5,6 @@ import TestSupport
 /// The libraries the dynamic loader maps before linnet's `main`: GStreamer, libpulse, SQLite and
 /// TagLib are opened on first use (the LazyLibraries target), so they must not be in the binary's
 /// needed list, where they would cost their loading and relocation before linnet owns its name.
-/// libdbus is linked in (the LinkedDBus target), so libdbus-1.so and the libsystemd it needs are
-/// not loaded either.
 @Suite struct StartupLibrariesTests {
     @Test(.timeLimit(.minutes(1)))
     func gstreamerPulseSQLiteAndTagLibAreNotLoadedAtStart() throws {
@@ -17,27 +15,13 @@ import TestSupport
             $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init)
         }
         // The listing works: what linnet needs at start is there.
+        #expect(loaded.contains { $0.hasPrefix("libdbus-1.so") }, "\(listing.stdout)")
         #expect(loaded.contains { $0.hasPrefix("libglib-2.0.so") }, "\(listing.stdout)")
         let deferred = [
             "libgstreamer-1.0.so", "libgstpbutils-1.0.so", "libgobject-2.0.so", "libpulse.so", "libpulse-mainloop-glib.so",
-            "libsqlite3.so", "libtag.so", "libsystemd.so",
+            "libsqlite3.so", "libtag.so",
         ]
         let early = loaded.filter { name in deferred.contains { name.hasPrefix($0) } }
         #expect(early.isEmpty, "loaded at start although opened on first use: \(early); a function missing from Sources/LazyLibraries/symbols.inc links the library again")
-        #expect(!loaded.contains { $0.hasPrefix("libdbus-1.so") }, "libdbus-1.so is loaded although libdbus is linked in (Sources/LinkedDBus): \(listing.stdout)")
-    }
-
-    /// The linked-in libdbus stays private to linnet: libpulse, opened later, calls its own
-    /// libdbus-1.so, and an exported dbus_* function would take some of those calls into the
-    /// other copy.
-    @Test(.timeLimit(.minutes(1)))
-    func theLinkedInLibDBusExportsNothing() throws {
-        let symbols = try ExternalTool.run("nm", ["-D", "--defined-only", LinnetWorld.binary.path])
-        #expect(symbols.status == 0, "\(symbols.stderr)")
-        let names = symbols.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
-        // The listing works: the executable does export its entry point.
-        #expect(names.contains("main"), "\(symbols.stdout.prefix(2000))")
-        let exported = names.filter { $0.hasPrefix("dbus_") || $0.hasPrefix("_dbus_") }
-        #expect(exported.isEmpty, "libdbus functions exported by linnet: \(exported.prefix(10))")
     }
 }

@@ -1,7 +1,6 @@
 #ifndef LINNET_LAZY_LIBRARIES_H
 #define LINNET_LAZY_LIBRARIES_H
-// Loads GStreamer, libpulse, SQLite, TagLib (and libsystemd, for the linked-in libdbus: see
-// Sources/LinkedDBus) the first time one of their functions is called
+// Loads GStreamer, libpulse, SQLite and TagLib the first time one of their functions is called
 // instead of when the process starts, so that linnet owns its bus name before the dynamic loader
 // has mapped and relocated them (over thirty libraries with their dependencies; see README,
 // "Startup and memory").
