@@ -61,6 +61,10 @@ final class Message: @unchecked Sendable {
     var destination: BusName? {
         dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
     }
+    /// The path and interface header fields as libdbus holds them, for comparisons that need no
+    /// Swift string; valid while this message lives.
+    var pathText: UnsafePointer<CChar>? { dbus_message_get_path(raw) }
+    var interfaceText: UnsafePointer<CChar>? { dbus_message_get_interface(raw) }
     var errorName: ErrorName? {
         dbus_message_get_error_name(raw).flatMap { ErrorName(rawValue: String(cString: $0)) }
     }
