@@ -17,19 +17,17 @@ public struct DBusInterface: Sendable {
     public var signals: [DBusSignalDeclaration]
     /// Interface-level annotations.
     public var annotations: [DBusAnnotation]
-    /// Writes GetAll's entries for this interface in one pass, on the loop thread: one `{sv}`
-    /// per readable property, in declaration order, each holding what that property's
-    /// ``DBusProperty/writer`` would write. For properties read from one state: GetAll then
-    /// reads it once (one lock, one consistent snapshot) instead of once per property. When it
-    /// stops the writer, GetAll is answered from the getters, as without it. Nil: each
-    /// property's writer writes its own entry.
-    public var propertiesWriter: (@Sendable (inout DBusMessageWriter) -> Void)?
+    /// Writes GetAll's entries for this interface in one pass, on the loop thread. For
+    /// properties read from one state: GetAll then reads it once (one lock, one consistent
+    /// snapshot) instead of once per property, and may reuse its last reply while the state
+    /// stays put. Nil: each property's writer writes its own entry.
+    public var propertiesWriter: DBusPropertiesWriter?
 
     /// Declares an interface.
     public init(
         name: InterfaceName, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
         signals: [DBusSignalDeclaration] = [], annotations: [DBusAnnotation] = [],
-        propertiesWriter: (@Sendable (inout DBusMessageWriter) -> Void)? = nil
+        propertiesWriter: DBusPropertiesWriter? = nil
     ) {
         self.name = name
         self.methods = methods

@@ -117,11 +117,15 @@ extension DBusConnection {
             return nil
         }
         guard call.expectsReply else { return nil }
+        if interfaces.count == 1, let reusable = interfaces[interfaces.startIndex].propertiesWriter?.reusable,
+           let snapshot = reusable.snapshot() {
+            return reusable.reply(to: call, for: snapshot)
+        }
         return try? call.makeReturn { body in
             body.appendArray(of: .stringVariantEntry) { map in
                 for interface in interfaces.indices where map.isWriting {
                     if let writeAll = interfaces[interface].propertiesWriter {
-                        writeAll(&map)
+                        writeAll.write(&map)
                         continue
                     }
                     let properties = interfaces[interface].properties

@@ -49,7 +49,7 @@ extension MPRISServer {
                 "Volume": { [weak self] value in try self?.setVolume(value) },
             ]),
             signals: [DBusSignalDeclaration("Seeked", arguments: [DBusArgument("Position", .int64)])],
-            propertiesWriter: writeAll(PropertyTable.player))
+            propertiesWriter: writeAll(PropertyTable.player, same: { $0.player == $1.player }))
     }
 
     /// A method that "should have no effect" when its Can* property (or CanControl) is false.

@@ -34,6 +34,6 @@ extension MPRISServer {
                 },
             ]),
             annotations: [DBusAnnotation(name: "org.freedesktop.DBus.Property.EmitsChangedSignal", value: "true")],
-            propertiesWriter: writeAll(PropertyTable.root))
+            propertiesWriter: writeAll(PropertyTable.root, same: { $0.root == $1.root }))
     }
 }
