@@ -1,5 +1,6 @@
 internal import CGLib
 import Dispatch
+import Glibc
 import Synchronization
 
 /// One GLib main loop running on a dedicated thread.
@@ -19,6 +20,8 @@ public final class EventLoop: @unchecked Sendable {
     private let mainLoop: OpaquePointer
     private let finished = DispatchSemaphore(value: 0)
     private let ended = EndedFlag()
+    /// The loop thread's `pthread_self()` while it runs the loop, 0 before and after.
+    private let runner: RunningThread
 
     /// Starts a new loop thread named `name`.
     public init(name: String) {
@@ -28,13 +31,18 @@ public final class EventLoop: @unchecked Sendable {
         // own references: the loop object may be deinitialised on its own thread (stop() then
         // returns at once), and the context must outlive the dispatch still running there.
         let handles = UncheckedSendable((g_main_context_ref(context)!, g_main_loop_ref(mainLoop)!))
+        let runner = RunningThread()
+        self.runner = runner
         // Foundation does not pass `Thread.name` to the kernel here; naming the thread itself
         // makes it recognisable in gdb, top and /proc.
         let thread = Thread { [finished, ended] in
             linnet_name_current_thread(name)
             let (context, mainLoop) = handles.value
             g_main_context_push_thread_default(context)
+            // Cleared before the thread ends: a later thread may be given the same pthread_t.
+            runner.identity.store(UInt(pthread_self()), ordering: .releasing)
             g_main_loop_run(mainLoop)
+            runner.identity.store(0, ordering: .releasing)
             g_main_context_pop_thread_default(context)
             g_main_loop_unref(mainLoop)
             g_main_context_unref(context)
@@ -57,8 +65,12 @@ public final class EventLoop: @unchecked Sendable {
     /// context (libpulse's glib main loop adapter). Package-only: no C type leaves the package.
     package var glibContext: OpaquePointer { context }
 
-    /// Whether the calling thread is this loop's thread.
-    public var isCurrentThread: Bool { g_main_context_is_owner(context) != 0 }
+    /// Whether the calling thread is this loop's thread (while it runs the loop).
+    ///
+    /// Asked several times per D-Bus message; a comparison with the identity the loop thread
+    /// recorded, where `g_main_context_is_owner` takes the context's lock. Only the loop thread
+    /// stores its own identity, so only it can find it equal.
+    public var isCurrentThread: Bool { runner.identity.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     /// Makes the loop thread re-check its sources now (libdbus asks for this after queueing
     /// output from another thread).
@@ -126,6 +138,11 @@ public final class EventLoop: @unchecked Sendable {
 /// Set by the loop thread as it ends; shared with that thread's closure.
 private final class EndedFlag: Sendable {
     let value = Atomic<Bool>(false)
+}
+
+/// The identity of the thread running a loop; shared with that thread's closure.
+private final class RunningThread: Sendable {
+    let identity = Atomic<UInt>(0)
 }
 
 /// A closure that `execute` passes through GLib as user data.

@@ -146,6 +146,17 @@ public struct DBusMessageWriter: ~Copyable {
         }
     }
 
+    /// Appends one `{sv}` entry keyed by a member name (a property's, in GetAll): valid names are
+    /// ASCII without NUL by construction, so the key is written without the string check.
+    public mutating func appendEntry(
+        _ key: MemberName, variantOf signature: DBusSignatureText, _ body: (inout DBusMessageWriter) -> Void
+    ) {
+        container(TypeCode.dictionaryEntry, nil) { entry in
+            entry.appendCString(key.rawValue, TypeCode.string)
+            entry.appendVariant(of: signature, body)
+        }
+    }
+
     /// Appends an `as`.
     public mutating func append(_ strings: [String]) {
         appendArray(of: .string) { array in

@@ -29,6 +29,19 @@ extension Message {
         return strings
     }
 
+    /// The first two arguments where they are strings (nil from the first that is not), as
+    /// libdbus holds them: valid while this message lives. For calls whose signature has been
+    /// checked, read without building a Swift string.
+    func leadingStringTexts() -> (UnsafePointer<CChar>?, UnsafePointer<CChar>?) {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iterator) != 0,
+              dbus_message_iter_get_arg_type(&iterator) == TypeCode.string else { return (nil, nil) }
+        let first: UnsafePointer<CChar>? = Self.readBasic(&iterator, initial: nil)
+        guard dbus_message_iter_next(&iterator) != 0,
+              dbus_message_iter_get_arg_type(&iterator) == TypeCode.string else { return (first, nil) }
+        return (first, Self.readBasic(&iterator, initial: nil))
+    }
+
     private static func readBasic<T>(_ iterator: inout DBusMessageIter, initial: T) -> T {
         var value = initial
         withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }

@@ -37,6 +37,21 @@ final class Message: @unchecked Sendable {
         return Message(adopting: reply)
     }
 
+    /// A copy of this unsent message (the copy is unsent too: serial 0, unlocked).
+    func unsentCopy() -> Message? {
+        dbus_message_copy(raw).map(Message.init(adopting:))
+    }
+
+    /// A copy of this unsent reply made the reply to `call`: the reply serial and destination
+    /// become the call's, as `dbus_message_new_method_return` sets them.
+    func copy(replyingTo call: Message) -> Message? {
+        guard let copy = unsentCopy(),
+              dbus_message_set_reply_serial(copy.raw, dbus_message_get_serial(call.raw)) != 0,
+              dbus_message_set_destination(copy.raw, dbus_message_get_sender(call.raw)) != 0
+        else { return nil }
+        return copy
+    }
+
     func makeError(_ error: DBusError) -> Message? {
         // Bounded whatever the handler wrote, so no error can carry a caller's input back whole.
         let error = error.bounded
@@ -61,6 +76,10 @@ final class Message: @unchecked Sendable {
     var destination: BusName? {
         dbus_message_get_destination(raw).map { BusName(unchecked: String(cString: $0)) }
     }
+    /// The path and interface header fields as libdbus holds them, for comparisons that need no
+    /// Swift string; valid while this message lives.
+    var pathText: UnsafePointer<CChar>? { dbus_message_get_path(raw) }
+    var interfaceText: UnsafePointer<CChar>? { dbus_message_get_interface(raw) }
     var errorName: ErrorName? {
         dbus_message_get_error_name(raw).flatMap { ErrorName(rawValue: String(cString: $0)) }
     }

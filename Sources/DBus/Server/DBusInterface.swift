@@ -17,11 +17,17 @@ public struct DBusInterface: Sendable {
     public var signals: [DBusSignalDeclaration]
     /// Interface-level annotations.
     public var annotations: [DBusAnnotation]
+    /// Writes GetAll's entries for this interface in one pass, on the loop thread. For
+    /// properties read from one state: GetAll then reads it once (one lock, one consistent
+    /// snapshot) instead of once per property, and may reuse its last reply while the state
+    /// stays put. Nil: each property's writer writes its own entry.
+    public var propertiesWriter: DBusPropertiesWriter?
 
     /// Declares an interface.
     public init(
         name: InterfaceName, methods: [DBusMethod] = [], properties: [DBusProperty] = [],
-        signals: [DBusSignalDeclaration] = [], annotations: [DBusAnnotation] = []
+        signals: [DBusSignalDeclaration] = [], annotations: [DBusAnnotation] = [],
+        propertiesWriter: DBusPropertiesWriter? = nil
     ) {
         self.name = name
         self.methods = methods
@@ -29,6 +35,7 @@ public struct DBusInterface: Sendable {
         self.writesAllReadable = Self.writesAllReadable(properties)
         self.signals = signals
         self.annotations = annotations
+        self.propertiesWriter = propertiesWriter
     }
 
     private static func writesAllReadable(_ properties: [DBusProperty]) -> Bool {

@@ -18,44 +18,55 @@ extension DBusConnection {
     }
 
     /// Routes a method call to an exported object, or answers with the precise error.
+    ///
+    /// The path and interface are compared as libdbus holds them: a served call (a panel's
+    /// GetAll) builds no string for them unless an error message needs one.
     private func handleMethodCall(_ message: Message) {
-        guard let path = message.path, let member = message.member else {
+        guard let pathText = message.pathText, let member = message.member else {
             sendReply(to: message, result: .failure(DBusError(.invalidArgs, "call without path or member")), outputs: [])
             return
         }
         let registry = state.withLock { $0.objects }
+        let exported = registry.object(at: pathText)
+        let path = exported?.path ?? ObjectPath(unchecked: String(cString: pathText))
+        let interfaceText = message.interfaceText
         do throws(DBusError) {
-            switch message.interface {
-            case InterfaceName.introspectable?:
-                try handleIntrospect(message, member: member, path: path, registry: registry)
-                return
-            case InterfaceName.properties?:
-                try handleProperties(message, member: member, path: path, registry: registry)
-                return
-            default:
-                break
+            if let interfaceText {
+                if InterfaceName.properties.isSame(as: interfaceText) {
+                    try handleProperties(message, member: member, path: path, interfaces: exported?.interfaces)
+                    return
+                }
+                if InterfaceName.introspectable.isSame(as: interfaceText) {
+                    try handleIntrospect(message, member: member, path: path, registry: registry)
+                    return
+                }
             }
-            guard let interfaces = registry.interfaces(at: path) else {
-                if message.interface == nil, member == "Introspect" {
+            guard let interfaces = exported?.interfaces else {
+                if interfaceText == nil, member == "Introspect" {
                     try handleIntrospect(message, member: member, path: path, registry: registry)
                     return
                 }
                 throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
             }
             let method: DBusMethod
-            if let interfaceName = message.interface {
-                guard let interface = interfaces.first(where: { $0.name == interfaceName }) else {
-                    throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName.rawValue))' at object path '\(DBusError.excerpt(path.rawValue))'")
+            // The interface the call named, as the declaration spells it (the same string).
+            let interfaceName: InterfaceName?
+            if let interfaceText {
+                guard let interface = interfaces.first(where: { $0.name.isSame(as: interfaceText) }) else {
+                    let interfaceName = String(cString: interfaceText)
+                    throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName))' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 guard let found = interface.method(member) else {
-                    throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface '\(interfaceName)' at object path '\(DBusError.excerpt(path.rawValue))'")
+                    throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' in interface '\(interface.name)' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 method = found
+                interfaceName = interface.name
             } else {
                 guard let found = interfaces.lazy.compactMap({ $0.method(member) }).first else {
                     throw DBusError(.unknownMethod, "No such method '\(DBusError.excerpt(member.rawValue))' at object path '\(DBusError.excerpt(path.rawValue))'")
                 }
                 method = found
+                interfaceName = nil
             }
             let signature = message.signature
             guard signature == method.inputSignature else {
@@ -66,7 +77,7 @@ extension DBusConnection {
                 throw DBusError(.limitsExceeded, "\(member): \(problem)")
             }
             let call = DBusMethodCall(
-                sender: message.sender, path: path, interface: message.interface, member: member,
+                sender: message.sender, path: path, interface: interfaceName, member: member,
                 arguments: try message.readArguments())
             let outputs = method.outputTypes
             switch method.handler {

@@ -26,6 +26,19 @@ struct ObjectRegistry {
 
     func interfaces(at path: ObjectPath) -> [DBusInterface]? { objects[path] }
 
+    /// The object exported at `text` (a received call's path as libdbus holds it), with its path.
+    /// A service exports a handful of objects: they are compared with the C string directly, so
+    /// routing a call builds no string; past ``scannedObjects`` the dictionary is asked.
+    func object(at text: UnsafePointer<CChar>) -> (path: ObjectPath, interfaces: [DBusInterface])? {
+        guard objects.count > Self.scannedObjects else {
+            return objects.first { $0.key.isSame(as: text) }.map { ($0.key, $0.value) }
+        }
+        let path = ObjectPath(unchecked: String(cString: text))
+        return objects[path].map { (path, $0) }
+    }
+
+    static let scannedObjects = 8
+
     /// The names of the nodes directly below `path` that lead to exported objects.
     func childNodes(of path: ObjectPath) -> [String] {
         let depth = path.components.count

@@ -1,9 +1,10 @@
 extension DBusConnection {
-    /// Serves `org.freedesktop.DBus.Properties` (Get, GetAll, Set) from the declarations.
+    /// Serves `org.freedesktop.DBus.Properties` (Get, GetAll, Set) from the declarations of the
+    /// `interfaces` exported at `path` (nil: nothing is exported there).
     func handleProperties(
-        _ message: Message, member: MemberName, path: ObjectPath, registry: ObjectRegistry
+        _ message: Message, member: MemberName, path: ObjectPath, interfaces: [DBusInterface]?
     ) throws(DBusError) {
-        guard let interfaces = registry.interfaces(at: path) else {
+        guard let interfaces else {
             throw DBusError(.unknownObject, "No such object path '\(DBusError.excerpt(path.rawValue))'")
         }
         let signature = message.signature
@@ -20,11 +21,12 @@ extension DBusConnection {
         if let problem = message.limitViolation(Self.nameLimits) {
             throw DBusError(.limitsExceeded, "Properties.\(DBusError.excerpt(member.rawValue)): \(problem)")
         }
-        // The leading names are strings (the signature says so), read without building values.
-        let arguments = message.leadingStrings(count: 2)
+        // The leading names are strings (the signature says so), compared as libdbus holds them.
+        let (interfaceText, propertyText) = message.leadingStringTexts()
+        guard let interfaceText else { throw DBusError(.invalidArgs, "expected an interface name") }
         switch (member.rawValue, signature) {
         case ("Get", "ss"):
-            let property = try lookUp(arguments, in: interfaces)
+            let property = try lookUp(interfaceText, propertyText, in: interfaces)
             guard property.isReadable else {
                 throw DBusError(.accessDenied, "Property '\(property.name)' is not readable")
             }
@@ -41,15 +43,16 @@ extension DBusConnection {
             let value = try readProperty(property)
             sendReply(to: message, result: .success([.variant(value)]), outputs: [.variant])
         case ("GetAll", "s"):
-            let name = arguments[0]
-            let selected: [DBusInterface]
-            if name.isEmpty {
-                selected = interfaces
-            } else if let found = interfaces.first(where: { $0.name.rawValue == name }) {
-                selected = [found]
-            } else if [InterfaceName.properties, .introspectable, .peer].contains(where: { $0.rawValue == name }) {
+            let selected: ArraySlice<DBusInterface>
+            if interfaceText.pointee == 0 {
+                selected = interfaces[...]
+            } else if let index = interfaces.firstIndex(where: { $0.name.isSame(as: interfaceText) }) {
+                selected = interfaces[index...index]
+            } else if InterfaceName.properties.isSame(as: interfaceText) || InterfaceName.introspectable.isSame(as: interfaceText)
+                        || InterfaceName.peer.isSame(as: interfaceText) {
                 selected = []
             } else {
+                let name = String(cString: interfaceText)
                 throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(name))' at object path '\(DBusError.excerpt(path.rawValue))'")
             }
             if let reply = Self.writtenReply(to: message, properties: selected) {
@@ -68,7 +71,7 @@ extension DBusConnection {
                 to: message, result: .success([.dictionary(key: .string, value: .variant, entries)]),
                 outputs: [.dictionary(key: .string, value: .variant)])
         case ("Set", "ssv"):
-            let property = try lookUp(arguments, in: interfaces)
+            let property = try lookUp(interfaceText, propertyText, in: interfaces)
             guard property.access != .read, let setter = property.setter else {
                 throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
             }
@@ -106,38 +109,57 @@ extension DBusConnection {
     /// GetAll's reply written straight from the properties' writers, when every readable one
     /// has a writer and all of them wrote; nil sends the caller down the getters' path (which
     /// skips a failing getter, as a panel needs). No reply expected: nothing to build, nor sent.
-    private static func writtenReply(to call: Message, properties interfaces: [DBusInterface]) -> Message? {
-        guard interfaces.allSatisfy(\.writesAllReadable) else { return nil }
+    /// The declarations are read in place (indices, not copies): each copy of a property cost
+    /// its fields' retains and releases on every call.
+    private static func writtenReply(to call: Message, properties interfaces: ArraySlice<DBusInterface>) -> Message? {
+        for index in interfaces.indices
+        where interfaces[index].propertiesWriter == nil && !interfaces[index].writesAllReadable {
+            return nil
+        }
         guard call.expectsReply else { return nil }
+        if interfaces.count == 1, let reusable = interfaces[interfaces.startIndex].propertiesWriter?.reusable,
+           let snapshot = reusable.snapshot() {
+            return reusable.reply(to: call, for: snapshot)
+        }
         return try? call.makeReturn { body in
             body.appendArray(of: .stringVariantEntry) { map in
-                for interface in interfaces {
-                    for property in interface.properties where property.isReadable {
-                        guard map.isWriting, let writer = property.writer else { return }
-                        map.appendEntry(property.name.rawValue, variantOf: property.variantSignature, writer)
+                for interface in interfaces.indices where map.isWriting {
+                    if let writeAll = interfaces[interface].propertiesWriter {
+                        writeAll.write(&map)
+                        continue
+                    }
+                    let properties = interfaces[interface].properties
+                    for index in properties.indices where properties[index].isReadable {
+                        guard map.isWriting, let writer = properties[index].writer else { return }
+                        map.appendEntry(properties[index].name, variantOf: properties[index].variantSignature, writer)
                     }
                 }
             }
         }
     }
 
-    private func lookUp(_ arguments: [String], in interfaces: [DBusInterface]) throws(DBusError) -> DBusProperty {
-        let (interfaceName, propertyName) = (arguments[0], arguments[1])
-        let candidates: [DBusInterface]
-        if interfaceName.isEmpty {
-            candidates = interfaces
+    /// The property Get or Set names: `interfaceText` (empty: any interface) and `propertyText`,
+    /// as libdbus holds them.
+    private func lookUp(
+        _ interfaceText: UnsafePointer<CChar>, _ propertyText: UnsafePointer<CChar>?, in interfaces: [DBusInterface]
+    ) throws(DBusError) -> DBusProperty {
+        guard let propertyText else { throw DBusError(.invalidArgs, "expected a property name") }
+        let candidates: ArraySlice<DBusInterface>
+        if interfaceText.pointee == 0 {
+            candidates = interfaces[...]
         } else {
-            guard let interface = interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
-                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(interfaceName))'")
+            guard let index = interfaces.firstIndex(where: { $0.name.isSame(as: interfaceText) }) else {
+                throw DBusError(.unknownInterface, "No such interface '\(DBusError.excerpt(String(cString: interfaceText)))'")
             }
-            candidates = [interface]
+            candidates = interfaces[index...index]
         }
-        for interface in candidates {
-            if let property = interface.properties.first(where: { $0.name.rawValue == propertyName }) {
-                return property
+        for interface in candidates.indices {
+            let properties = candidates[interface].properties
+            if let index = properties.firstIndex(where: { $0.name.isSame(as: propertyText) }) {
+                return properties[index]
             }
         }
-        throw DBusError(.unknownProperty, "No such property '\(DBusError.excerpt(propertyName))'")
+        throw DBusError(.unknownProperty, "No such property '\(DBusError.excerpt(String(cString: propertyText)))'")
     }
 
     private func readProperty(_ property: DBusProperty) throws(DBusError) -> DBusValue {

@@ -103,7 +103,6 @@ final class PlayerOwner {
 
     /// Where playback is, asking the engine only when the machine cannot tell.
     func currentPosition() -> Duration {
-        if let known = machine.positionWithoutEngine { return known }
-        return machine.position(engineAnswer: engine.position().map { .microseconds($0) })
+        machine.position { engine.position().map { .microseconds($0) } }
     }
 }

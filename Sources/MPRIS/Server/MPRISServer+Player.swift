@@ -48,7 +48,8 @@ extension MPRISServer {
                 "Shuffle": { [weak self] value in try self?.setShuffle(value) },
                 "Volume": { [weak self] value in try self?.setVolume(value) },
             ]),
-            signals: [DBusSignalDeclaration("Seeked", arguments: [DBusArgument("Position", .int64)])])
+            signals: [DBusSignalDeclaration("Seeked", arguments: [DBusArgument("Position", .int64)])],
+            propertiesWriter: writeAll(PropertyTable.player, same: { $0.player == $1.player }))
     }
 
     /// A method that "should have no effect" when its Can* property (or CanControl) is false.

@@ -33,6 +33,7 @@ extension MPRISServer {
                     rootHandler.setFullscreen(fullscreen)
                 },
             ]),
-            annotations: [DBusAnnotation(name: "org.freedesktop.DBus.Property.EmitsChangedSignal", value: "true")])
+            annotations: [DBusAnnotation(name: "org.freedesktop.DBus.Property.EmitsChangedSignal", value: "true")],
+            propertiesWriter: writeAll(PropertyTable.root, same: { $0.root == $1.root }))
     }
 }

@@ -10,6 +10,7 @@ extension GStreamerPipeline {
     func stopPipeline() -> Bool {
         var actions = lifecycle.handle(.stopRequested)
         guard actions == [.setToNull] else { return !isRetired }
+        positionCache.invalidate()
         StateChangeWatchdog.guarding(patience: settings.stuckPatience, onStuck: { [stuck, settings, owner = WeakPipeline(self)] in
             if let pipeline = owner.value {
                 stuck(pipeline, PipelineLifecycle.StuckReason.didNotFinish(patience: settings.stuckPatience).description)

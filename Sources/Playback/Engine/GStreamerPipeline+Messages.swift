@@ -27,6 +27,8 @@ extension GStreamerPipeline {
             gst_element_set_state(playbin, GST_STATE_PLAYING)
         default: break
         }
+        // After the message's own handling, which may have changed the pipeline again.
+        settlePositionIfPaused()
     }
 
     /// Only the first error of a generation counts: it is reported with its URI, and the

@@ -55,6 +55,7 @@ extension GStreamerPipeline {
     /// A flushing, accurate seek that also (re)applies the current rate.
     func performSeek(_ seek: SeekHandOff.Seek) {
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        positionCache.invalidate()
         let succeeded = gst_element_seek(
             playbin, session.rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET,
             gint64(ClockTime.nanoseconds(fromMicroseconds: seek.microseconds)), GST_SEEK_TYPE_NONE, -1) != 0

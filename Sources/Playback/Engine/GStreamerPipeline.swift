@@ -223,6 +223,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         loop.execute { [self] in
             session.requestedVolume = clamped
             applyVolume(force: true)
+            settlePositionIfPaused()
         }
     }
 
@@ -232,6 +233,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         loop.execute { [self] in
             session.level.muted = muted
             playbin.set("mute", muted)
+            settlePositionIfPaused()
         }
     }
 
@@ -244,6 +246,19 @@ final class GStreamerPipeline: @unchecked Sendable {
                   nanoseconds >= 0 else { return nil }
             return ClockTime.microseconds(fromNanoseconds: nanoseconds)
         }
+    }
+
+    /// Lets the position cache keep its answers while the pipeline sits in PAUSED, prerolled,
+    /// with no state change and no seek under way (loop thread). Every change the engine makes
+    /// to the pipeline invalidates the cache first, on this thread, so a settled answer cannot
+    /// outlive the pause it was taken in.
+    func settlePositionIfPaused() {
+        guard !isRetired, lifecycle.isPrerolled, session.seeking.pending == nil,
+              session.seeking.userTarget == nil else { return }
+        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        guard gst_element_get_state(playbin, &current, &pending, 0) == GST_STATE_CHANGE_SUCCESS,
+              current == GST_STATE_PAUSED, pending == GST_STATE_VOID_PENDING else { return }
+        positionCache.settle()
     }
 
     /// Queries the duration in microseconds; callable from any thread.
@@ -333,9 +348,11 @@ final class GStreamerPipeline: @unchecked Sendable {
             report(.stopped)
         case .paused:
             perform(lifecycle.handle(.startRequested))
+            positionCache.invalidate()
             gst_element_set_state(playbin, GST_STATE_PAUSED)
         case .playing:
             perform(lifecycle.handle(.startRequested))
+            positionCache.invalidate()
             // While a stream refills its buffer it waits paused; BUFFERING 100 resumes it.
             gst_element_set_state(playbin, session.bufferingPercent == nil ? GST_STATE_PLAYING : GST_STATE_PAUSED)
         }

@@ -174,4 +174,12 @@ extension PlayerMachine {
         guard let last = lastEnginePosition, last.entryID == loaded else { return .zero }
         return last.position
     }
+
+    /// The position, calling `engineAnswer` only when ``positionWithoutEngine`` cannot tell.
+    /// One mutating access: its owner keeps the machine in a class, where reading
+    /// ``positionWithoutEngine`` first copied the whole machine on every Position read.
+    public mutating func position(askingEngine engineAnswer: () -> Duration?) -> Duration {
+        if let known = positionWithoutEngine { return known }
+        return position(engineAnswer: engineAnswer())
+    }
 }
