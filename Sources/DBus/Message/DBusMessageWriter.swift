@@ -18,13 +18,8 @@ public struct DBusMessageWriter: ~Copyable {
     let iterator: UnsafeMutablePointer<DBusMessageIter>
     /// The first problem met; once set, nothing more is written.
     public private(set) var error: DBusError?
-    /// Whether strings are written without the NUL and UTF-8 check: only for strings that have
-    /// passed it before (a cache of values once written whole), since libdbus aborts on a bad one.
-    package var trustsStrings = false
-
-    init(_ iterator: UnsafeMutablePointer<DBusMessageIter>, trustsStrings: Bool = false) {
+    init(_ iterator: UnsafeMutablePointer<DBusMessageIter>) {
         self.iterator = iterator
-        self.trustsStrings = trustsStrings
     }
 
     /// Whether writing may go on.
@@ -57,7 +52,7 @@ public struct DBusMessageWriter: ~Copyable {
     /// Appends an `s`; a string with NUL or invalid UTF-8 stops the writing with `InvalidArgs`.
     public mutating func append(_ value: String) {
         guard error == nil else { return }
-        guard trustsStrings || Self.isPlainASCII(value) || isValid(value, dbus_validate_utf8) else {
+        guard Self.isPlainASCII(value) || isValid(value, dbus_validate_utf8) else {
             return fail(DBusError(.invalidArgs, "string contains NUL or invalid UTF-8"))
         }
         appendCString(value, TypeCode.string)
@@ -110,8 +105,8 @@ public struct DBusMessageWriter: ~Copyable {
         guard dbus_message_iter_open_container(iterator, code, signature, &inner) != 0 else {
             return fail(DBusError(.noMemory, "out of memory while building a message"))
         }
-        let problem = withUnsafeMutablePointer(to: &inner) { [trustsStrings] pointer in
-            var writer = DBusMessageWriter(pointer, trustsStrings: trustsStrings)
+        let problem = withUnsafeMutablePointer(to: &inner) { pointer in
+            var writer = DBusMessageWriter(pointer)
             body(&writer)
             return writer.error
         }
