@@ -8,7 +8,7 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     // Each function in a section of its own, so the release link can lay them out by
     // scripts/code-order/linnet.order (see linnetReleaseLink).
-    .unsafeFlags(["-function-sections"], .when(platforms: [.linux], configuration: .release)),
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 /// How the release binary is linked (issue 18, RSS while playing): by lld, with the functions that
