@@ -20,8 +20,8 @@ static=(-c release --static-swift-stdlib --scratch-path .build/static)
 binary="$(swift build "${static[@]}" --show-bin-path)/linnet"
 bus_pid= linnet_pid=
 cleanup() {
-  [[ -n $linnet_pid ]] && kill -9 "$linnet_pid" 2>/dev/null
-  [[ -n $bus_pid ]] && kill "$bus_pid" 2>/dev/null
+  if [[ -n $linnet_pid ]]; then kill -9 "$linnet_pid" 2>/dev/null || true; fi
+  if [[ -n $bus_pid ]]; then kill "$bus_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
