@@ -86,7 +86,10 @@ rss() {  # label name command...
   sed -n 's/^rss_kib /startup '"$label"' rss_kib /p' "$work/rss-$label" | tee -a "$results"
   sort -k2 -n -r "$work/rss-$label" | awk '$1 == "map_kib" && n++ < 8 { printf "  %6d KiB %s\n", $2, $3 }'
 }
-rss linnet-playing org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --audio-sink "$sink" --log-level error "$one"
+STARTUP_PROBE_SMAPS=$work/smaps-linnet rss linnet-playing org.mpris.MediaPlayer2.linnet "$linnet" --no-resume --audio-sink "$sink" --log-level error "$one"
+if [[ -n $baseline ]]; then
+  STARTUP_PROBE_SMAPS=$work/smaps-baseline rss baseline-playing org.mpris.MediaPlayer2.linnet "$baseline" --no-resume --audio-sink "$sink" --log-level error "$one"
+fi
 # SQLite and TagLib close 2 s after their last use (the scan of the one file): say whether they
 # were still mapped when RSS was read (the probe lists mappings of 256 KiB and more).
 awk '$1 == "map_kib" && $3 ~ /libsqlite3|libtag/ { printf "  still mapped: %s (%d KiB)\n", $3, $2; n++ }
@@ -101,6 +104,11 @@ gst-launch-1.0 -q playbin uri="file://$one" audio-sink="$sink" video-sink=fakesi
 gst_pid=$!
 sleep "$seconds"
 echo "startup gst-launch-playbin rss_kib $(awk '/^VmRSS/ {print $2}' /proc/$gst_pid/status)" | tee -a "$results"
+cp "/proc/$gst_pid/smaps" "$work/smaps-gst-launch" 2>/dev/null || true
+# Where each one's resident memory is (per kind of mapping; see smaps_breakdown.py).
+for copy in linnet baseline gst-launch; do
+  [[ -s $work/smaps-$copy ]] && python3 Benchmarks/startup/smaps_breakdown.py "$work/smaps-$copy" "$copy playing"
+done
 kill "$gst_pid" 2>/dev/null; wait "$gst_pid" 2>/dev/null || true
 
 echo

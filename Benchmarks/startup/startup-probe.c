@@ -6,6 +6,7 @@
  *   startup-probe rss NAME SECONDS -- COMMAND...
  *        starts COMMAND, waits for NAME, lets it play SECONDS, prints "rss_kib X" (VmRSS) and the
  *        biggest mappings ("map_kib X PATH") from /proc/PID/smaps, then stops it with SIGTERM.
+ *        With STARTUP_PROBE_SMAPS=FILE set, a copy of that smaps is written to FILE first.
  *
  * The clock starts right before fork; the player's output goes to /dev/null. Needs
  * DBUS_SESSION_BUS_ADDRESS (a private bus). Exit status 1 when the player dies or never appears. */
@@ -127,6 +128,14 @@ static void report_memory(void) {
     snprintf(path, sizeof path, "/proc/%d/smaps", child);
     FILE *smaps = fopen(path, "r");
     if (!smaps) return;
+    const char *copy_path = getenv("STARTUP_PROBE_SMAPS");
+    FILE *copy = copy_path ? fopen(copy_path, "w") : NULL;
+    if (copy) {
+        size_t length;
+        while ((length = fread(line, 1, sizeof line, smaps)) > 0) fwrite(line, 1, length, copy);
+        fclose(copy);
+        rewind(smaps);
+    }
     struct { char name[256]; long kib; } maps[512];
     int count = 0;
     while (fgets(line, sizeof line, smaps)) {
