@@ -6,24 +6,6 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
-    // Each function in a section of its own, so the release link can lay them out by
-    // scripts/code-order/linnet.order (see linnetReleaseLink).
-    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release)),
-]
-
-/// How the release binary is linked (issue 18, RSS while playing): by lld, with the functions that
-/// run while linnet starts, plays and answers calls packed together in the order
-/// scripts/code-order/update.sh recorded (the kernel keeps resident the file pages around every
-/// page that runs, so scattered hot code kept most of the binary resident), and with relative
-/// relocations packed (DT_RELR, glibc 2.36: 45,000 of them took 1 MB of the file, all read at start).
-/// A stale order still links: missing names are skipped silently.
-let linnetReleaseLink: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/code-order/linnet.order",
-            "-Xlinker", "--no-warn-symbol-ordering",
-        ], .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
@@ -131,7 +113,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings, linkerSettings: linnetReleaseLink),
+            swiftSettings: strictSettings),
 
         .target(
             name: "TestSupport",

@@ -19,7 +19,9 @@ else
   # sooner and holds less memory than the dynamically linked build (README, "Startup and
   # memory"). Its own build folder, so `swift build -c release` (tests, `make bench`) and this
   # one do not rebuild each other's objects.
-  static=(-c release --static-swift-stdlib --scratch-path .build/static)
+  # Laid out by the recorded function order (scripts/code-order/flags.sh).
+  source scripts/code-order/flags.sh
+  static=(-c release --static-swift-stdlib --scratch-path .build/static "${layout_flags[@]}")
   swift build "${static[@]}" --product linnet 2> >(grep -v "prohibited flag" >&2)
   binary="$(swift build "${static[@]}" --show-bin-path)/linnet"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates linnet.order, the order the release link lays linnet's functions out in (lld's
-# --symbol-ordering-file, set in Package.swift): the functions that run while linnet starts,
+# --symbol-ordering-file, set by flags.sh for the installed build): the functions that run while linnet starts,
 # plays an Ogg and answers MPRIS calls, first, side by side. Playing touches code all over the
 # binary and the kernel maps the 64 KiB around each page fault of a file mapping, so scattered
 # hot functions keep most of the code resident; packed together they keep about their own size.
@@ -16,7 +16,8 @@ cd "$(dirname "$0")/../.."
 if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 work=$(mktemp -d /tmp/linnet-code-order.XXXXXX)
 order=scripts/code-order/linnet.order
-static=(-c release --static-swift-stdlib --scratch-path .build/static)
+source scripts/code-order/flags.sh
+static=(-c release --static-swift-stdlib --scratch-path .build/static "${layout_flags[@]}")
 binary="$(swift build "${static[@]}" --show-bin-path)/linnet"
 bus_pid= linnet_pid=
 cleanup() {
