@@ -4,36 +4,17 @@ extension Metadata {
     /// The `a{sv}` map, with keys in a stable order and every value of the type the spec names.
     public var dbusValue: DBusValue {
         var entries: [(String, DBusValue)] = []
-        func add(_ key: String, _ value: DBusValue?) {
-            if let value { entries.append((key, value)) }
+        forEachEntry { key, entry in
+            switch entry {
+            case .trackID(let track): entries.append((key, .objectPath(track.path)))
+            case .int64(let number): entries.append((key, .int64(number)))
+            case .int32(let number): entries.append((key, .int32(number)))
+            case .double(let number): entries.append((key, .double(number)))
+            case .string(let text): entries.append((key, .string(text)))
+            case .strings(let texts): entries.append((key, texts.dbusValue))
+            case .other(let value): entries.append((key, value))
+            }
         }
-        func addList(_ key: String, _ values: [String]) {
-            if !values.isEmpty { entries.append((key, values.dbusValue)) }
-        }
-        // A track id is only meaningful with a real track; NoTrack in metadata confuses clients.
-        if let trackID, !trackID.isNoTrack { add("mpris:trackid", .objectPath(trackID.path)) }
-        add("mpris:length", length.map(DBusValue.int64))
-        add("mpris:artUrl", artURL.map(DBusValue.string))
-        add("xesam:title", title.map(DBusValue.string))
-        addList("xesam:artist", artists)
-        add("xesam:album", album.map(DBusValue.string))
-        addList("xesam:albumArtist", albumArtists)
-        add("xesam:trackNumber", trackNumber.map(DBusValue.int32))
-        add("xesam:discNumber", discNumber.map(DBusValue.int32))
-        addList("xesam:genre", genres)
-        addList("xesam:composer", composers)
-        addList("xesam:lyricist", lyricists)
-        addList("xesam:comment", comments)
-        add("xesam:contentCreated", contentCreated.map(DBusValue.string))
-        add("xesam:asText", lyrics.map(DBusValue.string))
-        add("xesam:audioBPM", beatsPerMinute.map(DBusValue.int32))
-        add("xesam:autoRating", autoRating.map(DBusValue.double))
-        add("xesam:userRating", userRating.map(DBusValue.double))
-        add("xesam:useCount", useCount.map(DBusValue.int32))
-        add("xesam:firstUsed", firstUsed.map(DBusValue.string))
-        add("xesam:lastUsed", lastUsed.map(DBusValue.string))
-        add("xesam:url", url.map(DBusValue.string))
-        for key in extra.keys.sorted() { entries.append((key, extra[key]!)) }
         return .stringVariantDictionary(entries)
     }
 
@@ -41,45 +22,15 @@ extension Metadata {
     /// ``dbusValue``, without building it. A string with NUL stops `writer` with `InvalidArgs`.
     public func write(to writer: inout DBusMessageWriter) {
         writer.appendArray(of: .stringVariantEntry) { map in
-            func add(_ key: String, _ value: String?) {
-                if let value { map.appendEntry(key, variantOf: .string) { $0.append(value) } }
-            }
-            func add(_ key: String, _ value: Int32?) {
-                if let value { map.appendEntry(key, variantOf: .int32) { $0.append(value) } }
-            }
-            func add(_ key: String, _ value: Double?) {
-                if let value { map.appendEntry(key, variantOf: .double) { $0.append(value) } }
-            }
-            func addList(_ key: String, _ values: [String]) {
-                if !values.isEmpty { map.appendEntry(key, variantOf: .stringArray) { $0.append(values) } }
-            }
-            if let trackID, !trackID.isNoTrack {
-                map.appendEntry("mpris:trackid", variantOf: .objectPath) { $0.append(trackID.path) }
-            }
-            if let length { map.appendEntry("mpris:length", variantOf: .int64) { $0.append(length) } }
-            add("mpris:artUrl", artURL)
-            add("xesam:title", title)
-            addList("xesam:artist", artists)
-            add("xesam:album", album)
-            addList("xesam:albumArtist", albumArtists)
-            add("xesam:trackNumber", trackNumber)
-            add("xesam:discNumber", discNumber)
-            addList("xesam:genre", genres)
-            addList("xesam:composer", composers)
-            addList("xesam:lyricist", lyricists)
-            addList("xesam:comment", comments)
-            add("xesam:contentCreated", contentCreated)
-            add("xesam:asText", lyrics)
-            add("xesam:audioBPM", beatsPerMinute)
-            add("xesam:autoRating", autoRating)
-            add("xesam:userRating", userRating)
-            add("xesam:useCount", useCount)
-            add("xesam:firstUsed", firstUsed)
-            add("xesam:lastUsed", lastUsed)
-            add("xesam:url", url)
-            if !extra.isEmpty {
-                for key in extra.keys.sorted() {
-                    let value = extra[key]!
+            forEachEntry { key, entry in
+                switch entry {
+                case .trackID(let track): map.appendEntry(key, variantOf: .objectPath) { track.appendPath(to: &$0) }
+                case .int64(let number): map.appendEntry(key, variantOf: .int64) { $0.append(number) }
+                case .int32(let number): map.appendEntry(key, variantOf: .int32) { $0.append(number) }
+                case .double(let number): map.appendEntry(key, variantOf: .double) { $0.append(number) }
+                case .string(let text): map.appendEntry(key, variantOf: .string) { $0.append(text) }
+                case .strings(let texts): map.appendEntry(key, variantOf: .stringArray) { $0.append(texts) }
+                case .other(let value):
                     map.appendEntry(key, variantOf: DBusSignatureText(value.type)) { $0.append(value) }
                 }
             }
