@@ -126,6 +126,30 @@ import TestSupport
         await #expect(throws: DBusError.self) { try await player.setProperty("Volume", to: .double(.infinity)) }
     }
 
+    /// −0.0 equals 0.0 to Swift but not on the wire: after a GetAll at 0.0 (whose reply may be
+    /// reused), Set Volume −0.0 must not leave Get and GetAll answering different bytes.
+    @Test func negativeZeroVolumeIsPublishedAsZero() async throws {
+        let fixture = try MPRISFixture()
+        let player = fixture.proxy(MPRISNames.player)
+        let properties = fixture.proxy(.properties)
+        try await player.setProperty("Volume", to: .double(0))
+        _ = try await properties.call("GetAll", [.string(MPRISNames.player.rawValue)])
+        try await player.setProperty("Volume", to: .double(-0.0))
+        guard case .double(let volume) = try await player.property("Volume") else {
+            Issue.record("Volume is not a double")
+            return
+        }
+        #expect(volume.sign == .plus)
+        let all = try await properties.call("GetAll", [.string(MPRISNames.player.rawValue)])
+        guard case .dictionary(_, _, let entries)? = all.first,
+              case .variant(.double(let published))? = entries.first(where: { $0.key == .string("Volume") })?.value
+        else {
+            Issue.record("GetAll has no Volume: \(all)")
+            return
+        }
+        #expect(published.sign == .plus)
+    }
+
     @Test func setPositionIgnoresStaleNegativeAndPastTheEndAndRejectsNoTrack() async throws {
         let fixture = try MPRISFixture()
         let player = fixture.proxy(MPRISNames.player)

@@ -2,24 +2,28 @@
 ///
 /// Position is kept as an anchor (a position at an instant) and extrapolated with the rate
 /// while playing, so `Position` is always current without any timer.
+///
+/// The Double properties never hold −0.0 (it is stored as 0.0): equality of the published
+/// values decides which PropertiesChanged are sent and whether a GetAll reply is reused, and
+/// `==` cannot tell the two zeros apart while the message's bytes can.
 public struct PlayerState: Sendable, Equatable {
     /// `PlaybackStatus`: "The current playback status."
     public var playbackStatus: PlaybackStatus = .stopped
     /// `LoopStatus`: "The current loop / repeat status."
     public var loopStatus: LoopStatus = .none
     /// `Rate`: "The current playback rate."
-    public var rate = 1.0
+    public var rate = 1.0 { didSet { rate = rate.withoutNegativeZero } }
     /// `Shuffle`: "A value of false indicates that playback is progressing linearly through a
     /// playlist, while true means playback is progressing through a playlist in some other order."
     public var shuffle = false
     /// `Metadata`: "The metadata of the current element."
     public var metadata = Metadata.empty
     /// `Volume`: "The volume level." 1.0 is "a sensible maximum"; more is allowed.
-    public var volume = 1.0
+    public var volume = 1.0 { didSet { volume = volume.withoutNegativeZero } }
     /// `MinimumRate`: "The minimum value which the Rate property can take."
-    public var minimumRate = 1.0
+    public var minimumRate = 1.0 { didSet { minimumRate = minimumRate.withoutNegativeZero } }
     /// `MaximumRate`: "The maximum value which the Rate property can take."
-    public var maximumRate = 1.0
+    public var maximumRate = 1.0 { didSet { maximumRate = maximumRate.withoutNegativeZero } }
     /// `CanGoNext`: "Whether the client can call the Next method on this interface and expect the current track to change."
     public var canGoNext = false
     /// `CanGoPrevious`: "Whether the client can call the Previous method on this interface and expect the current track to change."
@@ -84,6 +88,9 @@ public struct PlayerState: Sendable, Equatable {
 }
 
 extension Double {
+    /// This value, with −0.0 as 0.0.
+    var withoutNegativeZero: Double { self == 0 ? 0 : self }
+
     /// This value as whole microseconds, saturating at Int64's range (NaN becomes 0).
     public var clampedToMicroseconds: Microseconds {
         guard !isNaN else { return 0 }
