@@ -64,6 +64,7 @@ extension DBusConnection {
             onLoop { [self] in sendWithReply(queued.message, timeout: timeout, completion: completion) }
             return
         }
+        outbox.drain()
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, Self.milliseconds(timeout)) != 0,
             let pending

@@ -33,6 +33,8 @@ public final class DBusConnection: @unchecked Sendable {
         var nextToken: UInt64 = 1
     }
     let state = Mutex(State())
+    /// libdbus work submitted from other threads, waiting for the loop thread (``onLoop(_:)``).
+    let outbox = Outbox()
     private var binding: LoopBinding?
 
     /// Connects privately to the session or system bus and registers with it.
@@ -96,24 +98,43 @@ public final class DBusConnection: @unchecked Sendable {
     /// and a GLib source cancelled from another thread can still be running its handler on the
     /// loop, which then handled a watch libdbus had just removed or freed: "Watch is invalid"
     /// aborts, and heap corruption ("unaligned fastbin chunk") in full test runs. Confined to the
-    /// loop thread, removal and handling can no longer overlap. Queued work keeps its order.
+    /// loop thread, removal and handling can no longer overlap. Queued work keeps its order, also
+    /// against what the loop dispatches and sends itself (``Outbox``).
     func onLoop(_ work: @escaping @Sendable () -> Void) {
-        loop.perform(work)
+        if loop.isCurrentThread || loop.isStopped {
+            outbox.drain()
+            work()
+        } else if outbox.append(work) {
+            loop.execute { [outbox] in outbox.drain() }
+        }
     }
 
     /// Whether the connection is still open.
     public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
 
+    /// The connection's socket, or -1: for tests that must know a message has reached it
+    /// (polling it for input reads nothing). Only the loop thread reads from it.
+    package var socketDescriptor: Int32 {
+        var descriptor: Int32 = -1
+        return dbus_connection_get_socket(raw, &descriptor) != 0 ? descriptor : -1
+    }
+
     /// Closes the connection. Pending calls fail; ``DBusConnectionEvent/disconnected`` is reported.
     public func close() {
         let raw = LibdbusHandle(raw)
-        loop.sync { dbus_connection_close(raw.pointer) }
+        loop.sync { [outbox] in
+            outbox.drain()
+            dbus_connection_close(raw.pointer)
+        }
     }
 
     /// Writes everything queued to the socket before returning.
     public func flush() {
         let raw = LibdbusHandle(raw)
-        loop.sync { dbus_connection_flush(raw.pointer) }
+        loop.sync { [outbox] in
+            outbox.drain()
+            dbus_connection_flush(raw.pointer)
+        }
     }
 
     /// Sends `message` now; libdbus writes it at once when the socket allows.
@@ -125,6 +146,7 @@ public final class DBusConnection: @unchecked Sendable {
     func send(_ message: Message) throws(DBusError) {
         guard isConnected else { throw DBusError(.disconnected, "the connection is closed") }
         if loop.isCurrentThread {
+            outbox.drain()
             guard dbus_connection_send(raw, message.raw, nil) != 0 else {
                 throw DBusError(.noMemory, "cannot queue a message")
             }

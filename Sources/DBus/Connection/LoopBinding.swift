@@ -69,6 +69,8 @@ final class LoopBinding: @unchecked Sendable {
         guard !dispatching else { return true }
         dispatching = true
         defer { dispatching = false }
+        // What other threads sent before these messages were read goes out before any reply.
+        connection.outbox.drain()
         for _ in 0..<64 {
             // The status dispatch returns is computed after the message was handled, as
             // dbus_connection_get_dispatch_status would: after a disconnect that computation is
