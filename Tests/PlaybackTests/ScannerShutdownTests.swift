@@ -9,17 +9,24 @@ import TestSupport
 @Suite struct ScannerShutdownTests {
     @Test(.timeLimit(.minutes(1))) func shutdownEndsQueuedScansAndRefusesNewOnes() async throws {
         // Streams that send headers and then nothing: the two running reads last until the
-        // scanner's timeout, so the other 38 are still queued when the scanner shuts down, on
-        // any machine (40 small files were once expected to outlast 20 ms; TagLib reads them in less).
+        // server closes them, so the other 38 are still queued when the scanner shuts down, on
+        // any machine. The scanner's timeout is far beyond the test's: a read that timed out
+        // before a loaded machine got to the shutdown let a worker start a third.
         let server = try LoopbackHTTPServer(body: Data(), contentType: "audio/ogg", behaviour: .stallAfter(bytes: 0))
-        defer { server.stop() }
+        var serverStopped = false
+        defer { if !serverStopped { server.stop() } }
         let uris = (0..<40).map { "\(server.uri)?\($0)" }
-        let scanner = MetadataScanner(maxConcurrentScans: 2, timeout: .seconds(3))
+        let scanner = MetadataScanner(maxConcurrentScans: 2, timeout: .seconds(600))
         let scans = Task { await scanner.scan(uris) }
         // A request at the server means a read is running, and so the scans are enqueued.
         while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
         // Blocking until running scans finish: not on the cooperative pool.
-        try await offPool { scanner.shutdown() }
+        let shutdown = Task { try await offPool { scanner.shutdown() } }
+        // Once the queue is closed, closing the stalled streams ends the two running reads.
+        while !scanner.isShutDown { try await Task.sleep(for: .milliseconds(5)) }
+        server.stop()
+        serverStopped = true
+        try await shutdown.value
 
         let results = await scans.value
         let shutDown = results.filter {
