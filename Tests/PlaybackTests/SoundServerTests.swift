@@ -64,7 +64,9 @@ import TestSupport
         let media = try MediaFactory()
         let server = try await offPool { try SoundServer(in: media.directory.path) }
         defer { server.stop() }
-        let music = try media.wav("music.wav", frames: 44_100 * 20) { frame in
+        // Long enough to outlast the steps below on a loaded machine: once the track ends, its
+        // stream is gone and the mixer has nothing to change (a run at load ~13 got there).
+        let music = try media.wav("music.wav", frames: 44_100 * 120) { frame in
             let value = Int16(4_000 * sin(Double(frame) * 2 * .pi * 440 / 44_100))
             return (value, value)
         }
