@@ -38,6 +38,26 @@ import TestSupport
         } catch { #expect(error.name == .limitsExceeded) }
     }
 
+    /// A row written straight into the reply still refuses what libdbus cannot carry: a tag
+    /// with NUL is InvalidArgs, every time, and the other rows are answered after it.
+    @Test func getTracksMetadataRefusesANulInATagEveryTime() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        fixture.player.model.withLock { $0.tracks[0].title = "bad\u{0}title" }
+        for _ in 0..<3 {
+            do {
+                _ = try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath("/org/linnet/test/track/1")])])
+                Issue.record("a NUL in a tag was sent")
+            } catch { #expect(error.name == .invalidArgs) }
+        }
+        let reply = try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath("/org/linnet/test/track/2")])])
+        guard case .array(_, let maps)? = reply.first else {
+            Issue.record("GetTracksMetadata returned \(reply)")
+            return
+        }
+        #expect(maps.map { Metadata(dbusValue: $0).title } == ["Song 2"])
+    }
+
     @Test func goToChangesTrackAndNoTrackIsInvalid() async throws {
         let fixture = try MPRISFixture()
         let trackList = fixture.proxy(MPRISNames.trackList)
