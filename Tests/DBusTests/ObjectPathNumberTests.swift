@@ -11,6 +11,16 @@ import Testing
         #expect(ObjectPath("/").appending(number: 9).number(below: "/") == 9)
     }
 
+    /// The bytes of a received path (a call's arguments read in place) read as the path does.
+    @Test func pathBytesReadAsThePath() {
+        let parent: ObjectPath = "/org/example/track"
+        for text in ["/org/example/track/42", "/org/example/track/042", "/org/example/tracks/4", "/org/example/track"] {
+            var bytes = Array(text.utf8)
+            let number = bytes.withUnsafeMutableBufferPointer { ObjectPath.number(ofPath: UnsafeBufferPointer($0), below: parent) }
+            #expect(number == ObjectPath(rawValue: text)?.number(below: parent), "\(text)")
+        }
+    }
+
     @Test func otherPathsAreNotNumberedChildren() {
         let parent: ObjectPath = "/org/example/track"
         for text in ["/org/example/track", "/org/example/track/042", "/org/example/track/4a", "/org/example/track/x/4",

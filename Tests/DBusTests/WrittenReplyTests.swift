@@ -35,6 +35,10 @@ import TestSupport
                         }
                     }
                 }),
+                DBusMethod("PathsInPlace", inputs: [DBusArgument("paths", .array(.objectPath))],
+                           outputs: [DBusArgument(nil, .array(.string))], handler: .writingUndecoded(echoPaths)),
+                DBusMethod("PathsDecoded", inputs: [DBusArgument("paths", .array(.objectPath))],
+                           outputs: [DBusArgument(nil, .array(.string))], handler: .writing(echoPaths)),
                 DBusMethod("WrongShape", outputs: [DBusArgument(nil, .string)], handler: .writing { _, writer in
                     writer.append(Int32(1))
                 }),
@@ -56,6 +60,17 @@ import TestSupport
             ])
     }
 
+    /// Answers the paths of argument 0 as strings, read through `forEachObjectPath`, and refuses
+    /// more than two.
+    @Sendable private static func echoPaths(_ call: DBusMethodCall, _ writer: inout DBusMessageWriter) throws {
+        var paths: [String] = []
+        try call.forEachObjectPath(inArgument: 0) { bytes throws(DBusError) in
+            guard paths.count < 2 else { throw DBusError(.limitsExceeded, "at most two paths") }
+            paths.append(String(decoding: bytes, as: UTF8.self))
+        }
+        writer.append(paths)
+    }
+
     private func call(_ member: MemberName, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         try client.callBlocking(destination: Self.name, path: Self.path, interface: Self.interface, member: member,
                                 arguments: arguments)
@@ -71,6 +86,29 @@ import TestSupport
         #expect(reply == [.stringVariantDictionary([("one", .int32(0)), ("two", .int32(1))])])
         // An empty container still carries its element type.
         #expect(try call("Pairs", [.array(.string, [])]) == [.stringVariantDictionary([])])
+    }
+
+    /// A handler reads an `ao` in place (arguments left undecoded) exactly as from decoded
+    /// arguments; its thrown error and a call of another signature are answered as D-Bus errors.
+    @Test func objectPathsReadInPlaceEqualTheDecodedOnes() throws {
+        let paths: DBusValue = .array(.objectPath, [.objectPath("/a/1"), .objectPath("/")])
+        for member: MemberName in ["PathsInPlace", "PathsDecoded"] {
+            #expect(try call(member, [paths]) == [.array(.string, [.string("/a/1"), .string("/")])], "\(member)")
+            #expect(try call(member, [.array(.objectPath, [])]) == [.array(.string, [])], "\(member)")
+            let three: DBusValue = .array(.objectPath, [.objectPath("/a"), .objectPath("/b"), .objectPath("/c")])
+            do {
+                _ = try call(member, [three])
+                Issue.record("\(member) accepted three paths")
+            } catch let error as DBusError {
+                #expect(error.name == .limitsExceeded, "\(member)")
+            }
+            do {
+                _ = try call(member, [.array(.string, [.string("/a")])])
+                Issue.record("\(member) accepted strings")
+            } catch let error as DBusError {
+                #expect(error.name == .invalidArgs, "\(member)")
+            }
+        }
     }
 
     @Test func writtenReplyOfAnotherSignatureIsFailed() throws {

@@ -45,4 +45,19 @@ import Testing
             #expect(try title(of: cache.map(for: other, facts: facts(title: "Other"))) == "Other")
         }
     }
+
+    /// A row is prepared only when it is asked for again: the first request is written
+    /// directly (nil), the second keeps the map, later ones reuse it.
+    @Test func keptMapsArePreparedOnTheSecondRequest() throws {
+        let cache = PreparedMetadataCache()
+        let entry = QueueEntry(id: 9, uri: "file:///music/a.ogg")
+        let tagged = facts(title: "A")
+        #expect(cache.keptMap(for: entry, facts: tagged) == nil)
+        let kept = try #require(cache.keptMap(for: entry, facts: tagged))
+        #expect(cache.keptMap(for: entry, facts: tagged) === kept)
+        #expect(try title(of: kept) == "A")
+        // New facts start over, and are never answered with the old map.
+        #expect(cache.keptMap(for: entry, facts: facts(title: "B")) == nil)
+        #expect(try title(of: try #require(cache.keptMap(for: entry, facts: facts(title: "B")))) == "B")
+    }
 }

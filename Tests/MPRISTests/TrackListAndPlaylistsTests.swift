@@ -18,6 +18,46 @@ import TestSupport
         #expect(reply.first?.type.signature == "aa{sv}")
     }
 
+    /// The ids are read in place: reserved and foreign ids are left out, and more than
+    /// 10,000 ids are refused with LimitsExceeded.
+    @Test func getTracksMetadataBoundsAndFiltersTheIdsItReads() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        let mixed: [ObjectPath] = ["/org/linnet/test/track/2", TrackID.noTrack.path, "/org/mpris/x/1", "/org/linnet/test/track/02"]
+        let reply = try await trackList.call("GetTracksMetadata", [.array(.objectPath, mixed.map { .objectPath($0) })])
+        guard case .array(_, let maps)? = reply.first else {
+            Issue.record("GetTracksMetadata returned \(reply)")
+            return
+        }
+        #expect(maps.map { Metadata(dbusValue: $0).title } == ["Song 2"])
+        let unknown = (1...10_000).map { DBusValue.objectPath(ObjectPath("/org/linnet/test/none").appending(number: UInt64($0))) }
+        #expect(try await trackList.call("GetTracksMetadata", [.array(.objectPath, unknown)]) == [.array(.dictionary(key: .string, value: .variant), [])])
+        do {
+            _ = try await trackList.call("GetTracksMetadata", [.array(.objectPath, unknown + [.objectPath("/org/linnet/test/track/1")])])
+            Issue.record("10,001 ids accepted")
+        } catch { #expect(error.name == .limitsExceeded) }
+    }
+
+    /// A row written straight into the reply still refuses what libdbus cannot carry: a tag
+    /// with NUL is InvalidArgs, every time, and the other rows are answered after it.
+    @Test func getTracksMetadataRefusesANulInATagEveryTime() async throws {
+        let fixture = try MPRISFixture()
+        let trackList = fixture.proxy(MPRISNames.trackList)
+        fixture.player.model.withLock { $0.tracks[0].title = "bad\u{0}title" }
+        for _ in 0..<3 {
+            do {
+                _ = try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath("/org/linnet/test/track/1")])])
+                Issue.record("a NUL in a tag was sent")
+            } catch { #expect(error.name == .invalidArgs) }
+        }
+        let reply = try await trackList.call("GetTracksMetadata", [.array(.objectPath, [.objectPath("/org/linnet/test/track/2")])])
+        guard case .array(_, let maps)? = reply.first else {
+            Issue.record("GetTracksMetadata returned \(reply)")
+            return
+        }
+        #expect(maps.map { Metadata(dbusValue: $0).title } == ["Song 2"])
+    }
+
     @Test func goToChangesTrackAndNoTrackIsInvalid() async throws {
         let fixture = try MPRISFixture()
         let trackList = fixture.proxy(MPRISNames.trackList)

@@ -25,19 +25,26 @@ extension ObjectPath {
     /// ``appending(number:)`` spells it; nil otherwise. Reads the bytes in place, building no
     /// parent path (track ids arrive by the thousand).
     public func number(below parent: ObjectPath) -> UInt64? {
-        let utf8 = rawValue.utf8
-        let parentBytes = parent.rawValue.utf8
-        // Below "/" the element starts right after it; below any other parent, after a "/" of its own.
-        let prefixCount = parentBytes.count == 1 ? 1 : parentBytes.count + 1
-        guard utf8.count > prefixCount, utf8.starts(with: parentBytes) else { return nil }
-        let elementStart = utf8.index(utf8.startIndex, offsetBy: prefixCount)
-        guard utf8[utf8.index(before: elementStart)] == UInt8(ascii: "/") else { return nil }
-        return Self.number(spelledBy: utf8[elementStart...])
+        var text = rawValue
+        return text.withUTF8 { Self.number(ofPath: $0, below: parent) }
+    }
+
+    /// ``number(below:)`` for a path given as its UTF-8 bytes, as a received message holds it
+    /// (``DBusMethodCall/forEachObjectPath(inArgument:_:)``).
+    public static func number(ofPath path: UnsafeBufferPointer<UInt8>, below parent: ObjectPath) -> UInt64? {
+        var parentText = parent.rawValue
+        return parentText.withUTF8 { parentBytes in
+            // Below "/" the element starts right after it; below any other parent, after a "/" of its own.
+            let prefixCount = parentBytes.count == 1 ? 1 : parentBytes.count + 1
+            guard path.count > prefixCount, path.starts(with: parentBytes),
+                  path[prefixCount - 1] == UInt8(ascii: "/") else { return nil }
+            return number(spelledBy: path[prefixCount...])
+        }
     }
 
     /// The decimal number `element` spells with no sign and no leading zero, nil otherwise or
     /// past `UInt64`.
-    private static func number(spelledBy element: Substring.UTF8View) -> UInt64? {
+    private static func number(spelledBy element: some Collection<UInt8>) -> UInt64? {
         guard let first = element.first, first != UInt8(ascii: "0") || element.count == 1 else { return nil }
         var number: UInt64 = 0
         for byte in element {

@@ -8,8 +8,21 @@ public struct DBusMethodCall: Sendable {
     public let interface: InterfaceName?
     /// The method name.
     public let member: MemberName
-    /// The arguments, already checked against the method's declared input types.
+    /// The arguments, already checked against the method's declared input types; empty for a
+    /// ``DBusMethodHandler/writingUndecoded(_:)`` handler, which reads them in place.
     public let arguments: [DBusValue]
+    /// The received call, kept only for a handler that reads its arguments in place.
+    let message: Message?
+
+    init(sender: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+         arguments: [DBusValue], message: Message? = nil) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+        self.message = message
+    }
 
     /// Decodes argument `index` as `T`.
     public func argument<T: DBusRepresentable>(_ index: Int, as _: T.Type = T.self) throws(DBusError) -> T {
@@ -32,6 +45,13 @@ public enum DBusMethodHandler: Sendable {
     /// (``DBusMessageWriter/fail(_:)``) is answered with that error. Inside a container the
     /// writer must write the types it opened it with (libdbus aborts otherwise).
     case writing(@Sendable (DBusMethodCall, inout DBusMessageWriter) throws -> Void)
+    /// ``writing(_:)`` with the arguments left in the received message: the call's
+    /// ``DBusMethodCall/arguments`` are empty and the handler reads them in place
+    /// (``DBusMethodCall/forEachObjectPath(inArgument:_:)``). For arguments that arrive by the
+    /// thousand (track ids), which would otherwise each become a `DBusValue` and a `String`
+    /// before the handler looks at them. The signature and the inputs' limits are checked as
+    /// for every handler.
+    case writingUndecoded(@Sendable (DBusMethodCall, inout DBusMessageWriter) throws -> Void)
 }
 
 /// A method an exported interface offers.

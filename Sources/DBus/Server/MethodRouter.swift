@@ -76,6 +76,12 @@ extension DBusConnection {
             if let problem = message.limitViolation(method.inputLimits) {
                 throw DBusError(.limitsExceeded, "\(member): \(problem)")
             }
+            if case .writingUndecoded(let handler) = method.handler {
+                let call = DBusMethodCall(sender: message.sender, path: path, interface: interfaceName, member: member,
+                                          arguments: [], message: message)
+                sendWrittenReply(to: message, call: call, method: method, handler: handler)
+                return
+            }
             let call = DBusMethodCall(
                 sender: message.sender, path: path, interface: interfaceName, member: member,
                 arguments: try message.readArguments())
@@ -86,7 +92,7 @@ extension DBusConnection {
                 sendReply(to: message, result: result, outputs: outputs)
             case .deferred(let handler):
                 handler(call, DBusPendingReply(call: message, connection: self, outputs: outputs))
-            case .writing(let handler):
+            case .writing(let handler), .writingUndecoded(let handler):
                 sendWrittenReply(to: message, call: call, method: method, handler: handler)
             }
         } catch {

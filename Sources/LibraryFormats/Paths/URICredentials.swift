@@ -11,7 +11,11 @@ public enum URICredentials {
 
     /// `uri` without the user information before its host; unchanged when there is none.
     public static func removed(from uri: String) -> String {
-        guard let range = userInfoRange(in: Substring(uri)) else { return uri }
+        // Every row GetTracksMetadata writes passes here: a URI without "@" (nearly all) is
+        // settled by one pass over its contiguous bytes, not the Substring's generic view.
+        var text = uri
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "@")) }),
+              let range = userInfoRange(in: Substring(uri)) else { return uri }
         var stripped = uri
         stripped.removeSubrange(range)
         return stripped

@@ -67,13 +67,19 @@ extension MPRISBridge: MPRISTrackListHandler {
         } ?? []
     }
 
-    func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary] {
-        player?.read { machine in
-            tracks.compactMap { track in
-                guard let id = track.entryID, let entry = machine.queue.entry(id: id) else { return nil }
-                return preparedRows.map(for: entry, facts: machine.tracks[id] ?? TrackFacts())
+    func writeMetadata(for tracks: [TrackID], to writer: inout DBusMessageWriter) {
+        guard let player else { return }
+        player.read { machine in
+            for track in tracks where writer.isWriting {
+                guard let id = track.entryID, let entry = machine.queue.entry(id: id) else { continue }
+                let facts = machine.tracks[id] ?? TrackFacts()
+                if let map = preparedRows.keptMap(for: entry, facts: facts) {
+                    writer.append(map)
+                } else {
+                    Metadata(TrackItem(entry: entry, facts: facts)).write(to: &writer)
+                }
             }
-        } ?? []
+        }
     }
 
     func addTrack(uri: String, after: TrackID, setAsCurrent: Bool) throws {

@@ -68,11 +68,12 @@ extension MPRISPlayerHandler {
 public protocol MPRISTrackListHandler: Sendable {
     /// `GetTracksMetadata`: metadata for each id, in order (unknown ids may be left out).
     func metadata(for tracks: [TrackID]) -> [Metadata]
-    /// `GetTracksMetadata` as the reply is written: ``metadata(for:)``'s maps, each
-    /// ``Metadata/prepared``. A handler that keeps each track's prepared map while its metadata
-    /// stays the same answers a panel's repeated pages without building them again; the default
-    /// prepares ``metadata(for:)`` on every call.
-    func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary]
+    /// `GetTracksMetadata` as the reply is written: appends ``metadata(for:)``'s maps to
+    /// `writer` (inside the reply's array of `a{sv}`), each exactly as ``Metadata/write(to:)``
+    /// writes it, and stops once the writer does (a refused string). A handler may append a
+    /// kept ``Metadata/prepared`` map for a track whose metadata is unchanged; the default
+    /// writes ``metadata(for:)``.
+    func writeMetadata(for tracks: [TrackID], to writer: inout DBusMessageWriter)
     /// `AddTrack`: "Adds a URI in the TrackList." `after` is ``TrackID/noTrack`` for "at the start".
     func addTrack(uri: String, after: TrackID, setAsCurrent: Bool) throws
     /// `RemoveTrack`: "Removes an item from the TrackList."
@@ -82,8 +83,10 @@ public protocol MPRISTrackListHandler: Sendable {
 }
 
 extension MPRISTrackListHandler {
-    public func preparedMetadata(for tracks: [TrackID]) -> [DBusPreparedDictionary] {
-        metadata(for: tracks).map(\.prepared)
+    public func writeMetadata(for tracks: [TrackID], to writer: inout DBusMessageWriter) {
+        for metadata in metadata(for: tracks) where writer.isWriting {
+            metadata.write(to: &writer)
+        }
     }
 }
 

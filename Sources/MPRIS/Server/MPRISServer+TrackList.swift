@@ -7,14 +7,15 @@ extension MPRISServer {
         return DBusInterface(
             name: MPRISNames.trackList,
             methods: [
-                // Written straight into the reply: panels page through the list with this call.
+                // Ids read in place and rows written straight into the reply: panels page
+                // through the list with this call.
                 DBusMethod("GetTracksMetadata", inputs: [DBusArgument("TrackIds", .array(.objectPath))],
                            outputs: [DBusArgument("Metadata", .array(metadataType))],
-                           handler: .writing { [weak self] call, writer in
-                    let ids = try call.argument(0, as: [ObjectPath].self)
-                    let maps = try self?.tracksMetadata(ids) ?? []
+                           handler: .writingUndecoded { [weak self] call, writer in
+                    let ids = try Self.receivedTrackIDs(call)
+                    let (handler, requested) = self?.listedTracks(ids) ?? (nil, [])
                     writer.appendArray(of: .stringVariantDictionary) { array in
-                        for map in maps where array.isWriting { array.append(map) }
+                        handler?.writeMetadata(for: requested, to: &array)
                     }
                 }),
                 DBusMethod("AddTrack", inputs: [DBusArgument("Uri", .string), DBusArgument("AfterTrack", .objectPath),
@@ -49,17 +50,27 @@ extension MPRISServer {
     /// The most ids one GetTracksMetadata call may ask for.
     static let maximumTracksPerRequest = 10_000
 
-    /// GetTracksMetadata's answer: the prepared maps of those of `ids` in the list, in order.
-    private func tracksMetadata(_ ids: [ObjectPath]) throws(DBusError) -> [DBusPreparedDictionary] {
-        guard let handler = trackListHandler else { return [] }
-        guard ids.count <= Self.maximumTracksPerRequest else {
-            throw DBusError(.limitsExceeded, "at most \(Self.maximumTracksPerRequest) track ids per call")
+    /// GetTracksMetadata's ids, read in place from the call; reserved paths are left out.
+    private static func receivedTrackIDs(_ call: DBusMethodCall) throws(DBusError) -> [TrackID] {
+        var ids: [TrackID] = []
+        var count = 0
+        try call.forEachObjectPath(inArgument: 0) { path throws(DBusError) in
+            count += 1
+            guard count <= maximumTracksPerRequest else {
+                throw DBusError(.limitsExceeded, "at most \(maximumTracksPerRequest) track ids per call")
+            }
+            if let id = TrackID(receivedPath: path) { ids.append(id) }
         }
-        let received = ids.compactMap { TrackID(received: $0) }
+        return ids
+    }
+
+    /// The track list handler and those of `ids` in the list, in order.
+    private func listedTracks(_ ids: [TrackID]) -> (any MPRISTrackListHandler, [TrackID])? {
+        guard let handler = trackListHandler else { return nil }
         let requested = state.withLock { state in
-            received.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
+            ids.filter { trackSetCache.contains($0, in: state.trackList.tracks) }
         }
-        return handler.preparedMetadata(for: requested)
+        return (handler, requested)
     }
 
     private func addTrack(uri: String, after: ObjectPath, setAsCurrent: Bool) throws(DBusError) {

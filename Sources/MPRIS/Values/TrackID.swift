@@ -42,12 +42,32 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads a track id as a client sent it: `NoTrack` is recognised, other reserved paths are not.
     init?(received path: ObjectPath) {
-        if let id = Self.numbered(path) {
+        var text = path.rawValue
+        if let id = text.withUTF8(Self.numbered) {
             self = id
-        } else if path == Self.noTrack.path {
+        } else {
+            self.init(receivedOther: path)
+        }
+    }
+
+    /// ``init(received:)`` for a path that is below no ``Numbering``.
+    private init?(receivedOther path: ObjectPath) {
+        if path == Self.noTrack.path {
             self = .noTrack
         } else {
             self.init(path)
+        }
+    }
+
+    /// Reads a track id as a client sent it, from the UTF-8 bytes of a valid object path (as a
+    /// received call holds them): a path below a ``Numbering`` builds no string.
+    init?(receivedPath bytes: UnsafeBufferPointer<UInt8>) {
+        if let id = Self.numbered(bytes) {
+            self = id
+        } else {
+            // Not a path of ours (a stale or foreign id, NoTrack): the rare case, checked in full.
+            guard let path = ObjectPath(rawValue: String(decoding: bytes, as: UTF8.self)) else { return nil }
+            self.init(receivedOther: path)
         }
     }
 
@@ -58,11 +78,13 @@ public struct TrackID: Hashable, Sendable, CustomStringConvertible {
     /// More numberings than this are not shared (tests make many); their ids still read back equal.
     private static let sharedNumberingLimit = 8
 
-    /// `path` as an id of a ``Numbering`` made before, when it is `<parent>/<number>` below one.
-    private static func numbered(_ path: ObjectPath) -> TrackID? {
+    /// The path `bytes` as an id of a ``Numbering`` made before, when it is `<parent>/<number>` below one.
+    private static func numbered(_ bytes: UnsafeBufferPointer<UInt8>) -> TrackID? {
         numberingStems.withLock { stems in
             for stem in stems {
-                if let number = path.number(below: stem.path) { return TrackID(stem: stem, number: number) }
+                if let number = ObjectPath.number(ofPath: bytes, below: stem.path) {
+                    return TrackID(stem: stem, number: number)
+                }
             }
             return nil
         }
