@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import Timekeeping
 
 /// A time of day on the wall clock, as the user means it (`07:30` is half past seven local time
@@ -44,7 +44,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
     /// Reads `07:30`, `7:30pm`, `7pm`, `19:05:30`, `+10m`, `+90s`, `2026-11-22T07:30`,
     /// `2026-11-22 07:30:00`, `2026-11-22T07:30Z` or `…+01:00`. Relative times count from
     /// `now`; an ISO date-time without an offset is local time in `timeZone`.
-    public static func parse(_ text: String, now: WallInstant, timeZone: TimeZone) throws(ParseError) -> AlarmTime {
+    public static func parse(_ text: String, now: WallInstant, timeZone: any ZoneRules) throws(ParseError) -> AlarmTime {
         let trimmed = text.trimmingWhitespace
         if trimmed.hasPrefix("+") {
             do {
@@ -84,7 +84,7 @@ public enum AlarmTime: Codable, Sendable, Hashable {
 
     /// `YYYY-MM-DD(T| )HH:MM[:SS][Z|±HH[:]MM]`; nil when `text` does not look like a date at all,
     /// an error when it does but is invalid.
-    public static func parseISO(_ text: String, timeZone: TimeZone) throws(ParseError) -> WallInstant? {
+    public static func parseISO(_ text: String, timeZone: any ZoneRules) throws(ParseError) -> WallInstant? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
             characters[10] == "T" || characters[10] == "t" || characters[10] == " "

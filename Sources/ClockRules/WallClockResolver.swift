@@ -56,32 +56,32 @@ public struct CivilDay: Hashable {
 ///   occurrence only, once that day.
 public struct WallClockResolver: Sendable {
     /// The zone whose wall clock is meant.
-    public let timeZone: TimeZone
+    public let timeZone: any ZoneRules
 
     /// A resolver for `timeZone`.
-    public init(timeZone: TimeZone) {
+    public init(timeZone: any ZoneRules) {
         self.timeZone = timeZone
     }
 
     /// The naive seconds (local reading as if UTC) of `instant`.
     public func naive(_ instant: WallInstant) -> TimeInterval {
-        instant.secondsSinceEpoch + TimeInterval(timeZone.secondsFromGMT(for: Date(instant)))
+        instant.secondsSinceEpoch + TimeInterval(timeZone.secondsFromGMT(at: instant))
     }
 
     /// The instant the wall clock first reads `naive` (or, inside a gap, the end of the gap).
     public func instant(forNaive naive: TimeInterval) -> WallInstant {
         // Offsets around the reading: a day either side covers any single transition.
-        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive - 86_400))
-        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: naive + 86_400))
+        let before = timeZone.secondsFromGMT(at: WallInstant(secondsSinceEpoch: naive - 86_400))
+        let after = timeZone.secondsFromGMT(at: WallInstant(secondsSinceEpoch: naive + 86_400))
         let candidates = Set([before, after]).map { offset in
-            (offset, Date(timeIntervalSince1970: naive - TimeInterval(offset)))
+            (offset, WallInstant(secondsSinceEpoch: naive - TimeInterval(offset)))
         }
-        let valid = candidates.filter { timeZone.secondsFromGMT(for: $0.1) == $0.0 }.map(\.1)
-        if let first = valid.min() { return WallInstant(first) }
+        let valid = candidates.filter { timeZone.secondsFromGMT(at: $0.1) == $0.0 }.map(\.1)
+        if let first = valid.min() { return first }
         // In a gap: the transition lies between the two interpretations; it is the gap's end.
-        let earliest = Date(timeIntervalSince1970: naive - TimeInterval(max(before, after)))
-        return WallInstant(timeZone.nextDaylightSavingTimeTransition(after: earliest)
-            ?? Date(timeIntervalSince1970: naive - TimeInterval(min(before, after))))
+        let earliest = WallInstant(secondsSinceEpoch: naive - TimeInterval(max(before, after)))
+        return timeZone.nextOffsetChange(after: earliest)
+            ?? WallInstant(secondsSinceEpoch: naive - TimeInterval(min(before, after)))
     }
 
     /// The first instant after `after` when `time` is due on a day `rule` allows, per the rule

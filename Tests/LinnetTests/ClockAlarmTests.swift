@@ -92,7 +92,7 @@ import Timekeeping
         let notifications = try RecordingNotificationServer(address: world.bus.address)
         // Written as linnet would have: one alarm due two hours ago (linnet was down), one daily.
         let file = world.home.appendingPathComponent("state/linnet/alarms.json")
-        let resolver = WallClockResolver(timeZone: .current)
+        let resolver = WallClockResolver(timeZone: TimeZone.current)
         let then = WallInstant(Date()) - .seconds(7200)
         var book = AlarmBook()
         var options = Alarm.Options()

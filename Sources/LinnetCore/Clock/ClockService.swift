@@ -17,7 +17,7 @@ public struct ClockConfiguration: Sendable {
     /// The user's home, for `~` in sound and music paths.
     public var home: String
     /// The wall clock's zone; read again whenever the clock is set.
-    public var timeZone: @Sendable () -> TimeZone = { LocalTimeZone.current }
+    public var timeZone: @Sendable () -> any ZoneRules = { LocalTimeZone.current }
 
     /// A configuration keeping alarms in `alarmsFile` and tones in `soundsDirectory`. `home` is
     /// a parameter, not a property default: the default reads the password database, which a
