@@ -298,23 +298,26 @@ struct Daemon {
 extension Daemon.Ending {
     /// The first reason to end wins; `wait` suspends until there is one.
     final class Box: Sendable {
-        private let state = Mutex<(reason: Daemon.Ending?, waiter: CheckedContinuation<Daemon.Ending, Never>?)>((nil, nil))
+        /// The waiter is kept as a closure, not as its continuation: a box is made before the
+        /// bus name, and a `CheckedContinuation<_, Never>` field had the runtime look up
+        /// Never's Error conformance then, a scan of every conformance in the process.
+        private let state = Mutex<(reason: Daemon.Ending?, waiter: (@Sendable (Daemon.Ending) -> Void)?)>((nil, nil))
 
         func finish(_ reason: Daemon.Ending) {
-            let waiter = state.withLock { state -> CheckedContinuation<Daemon.Ending, Never>? in
+            let waiter = state.withLock { state -> (@Sendable (Daemon.Ending) -> Void)? in
                 guard state.reason == nil else { return nil }
                 state.reason = reason
                 defer { state.waiter = nil }
                 return state.waiter
             }
-            waiter?.resume(returning: reason)
+            waiter?(reason)
         }
 
         func wait() async -> Daemon.Ending {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Daemon.Ending? in
                     if let reason = state.reason { return reason }
-                    state.waiter = continuation
+                    state.waiter = { continuation.resume(returning: $0) }
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
