@@ -94,7 +94,9 @@ struct Daemon {
         let state = claimState(role)
 
         var configuration = PlayerConfiguration(
-            sessionFile: URL(fileURLWithPath: state.directory).appendingPathComponent("session.json"),
+            // Made whole with its kind given: `URL(fileURLWithPath:)` and `appendingPathComponent`
+            // each ask the file system whether the path is a directory, before the bus name.
+            sessionFile: URL(filePath: state.directory + "/session.json", directoryHint: .notDirectory),
             playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) },
             home: directories.home)
         configuration.busName = role.busSuffix
