@@ -1,5 +1,6 @@
 public import DBus
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Serves `org.mpris.MediaPlayer2` and `.Player` (and, when handlers are given, `.TrackList`
@@ -76,7 +77,9 @@ public final class MPRISServer: Sendable {
     /// numbered variants; the suffix uses letters and digits only and starts with a letter.
     static func candidateNames(for name: String) -> [String] {
         let base = MPRISNames.busNamePrefix + name
-        let pid = ProcessInfo.processInfo.processIdentifier
+        // getpid, not ProcessInfo: the first `ProcessInfo.processInfo` sets up the whole object
+        // (~60 us in a profile), and this runs before the bus name.
+        let pid = getpid()
         return [base, "\(base).instance\(pid)"] + (1...8).map { "\(base).instance\(pid)_\($0)" }
     }
 
