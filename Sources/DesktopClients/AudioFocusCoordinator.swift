@@ -18,9 +18,12 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
     private let interruptions: InterruptionRelay
     private let commands: AsyncStream<FocusCommand>.Continuation
     private let subscriptions = Mutex<[DBusSubscription]>([])
+    /// The worker and what it reads, until ``start()`` runs it (taken once).
+    private let unstartedWorker: Mutex<(FocusWorker, AsyncStream<FocusCommand>)?>
 
     /// A coordinator on `connection` following `settings` (policy, duck level, resume window,
-    /// call timeout). Call ``start()`` to begin watching the bus. With a `journal`, every change
+    /// call timeout). Call ``start()`` to begin watching the bus and handling requests (those
+    /// made before wait for it, in order). With a `journal`, every change
     /// to another player is saved there before it is made, and ``start()`` first undoes what a
     /// linnet that did not exit cleanly left changed.
     public init(connection: DBusConnection, settings: DesktopSettings, logger: Logger,
@@ -35,9 +38,7 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
         interruptions = relay
         let worker = FocusWorker(
             connection: connection, settings: settings, logger: logger, commands: continuation, journal: journal)
-        Task.detached {
-            await worker.run(stream) { relay.send($0) }
-        }
+        unstartedWorker = Mutex((worker, stream))
     }
 
     deinit {
@@ -48,6 +49,15 @@ public final class AudioFocusCoordinator: AudioFocusInterrupting {
     /// Subscribes to name and property changes, then looks at the players already on the bus.
     /// Failing to subscribe (a closed connection) is logged; focus then does nothing.
     public func start() {
+        // The worker's task starts here, not in init: the daemon makes the coordinator before
+        // its bus name and starts it after, and a task made before the name started Swift's
+        // thread pool then. Requests made meanwhile wait in the stream, in order.
+        if let (worker, stream) = unstartedWorker.withLock({ $0.take() }) {
+            let relay = interruptions
+            Task.detached {
+                await worker.run(stream) { relay.send($0) }
+            }
+        }
         let commands = self.commands
         do {
             let names = try connection.watchNameOwners { change in

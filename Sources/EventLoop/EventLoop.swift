@@ -52,8 +52,8 @@ public final class EventLoop: @unchecked Sendable {
         thread.name = name
         thread.stackSize = 4 << 20
         thread.start()
-        // Own the context before anyone can ask `isCurrentThread`; g_main_loop_run acquires it.
-        sync {}
+        // Not waited for: work queued before the thread reaches g_main_loop_run runs once it
+        // does, and until it records its identity no thread is the loop's.
     }
 
     deinit {
@@ -81,9 +81,15 @@ public final class EventLoop: @unchecked Sendable {
     /// Ends the loop thread after the work already queued. The shared loop is stopped only by a
     /// process that is about to exit (the daemon, once everything is saved).
     public func stop() {
-        g_main_loop_quit(mainLoop)
-        g_main_context_wakeup(context)
-        if !isCurrentThread { finished.wait() }
+        guard !isCurrentThread else {
+            g_main_loop_quit(mainLoop)
+            return
+        }
+        // Queued, not called here: a quit that came before the thread reached g_main_loop_run
+        // would be forgotten by it.
+        let loop = UncheckedSendable(mainLoop)
+        execute { g_main_loop_quit(loop.value) }
+        finished.wait()
     }
 
     /// Queues `work` to run on the loop thread, after the work queued before it, even when called

@@ -20,7 +20,7 @@ extension Daemon {
         let engine = GStreamerEngine(output: effectsOutput, role: .event, headphoneVolumeCap: options.desktop.headphoneVolumeCap)
         let effects = EffectsPlayer(engine: engine)
         var configuration = ClockConfiguration(
-            alarmsFile: URL(fileURLWithPath: stateDirectory).appendingPathComponent("alarms.json"),
+            alarmsFile: URL(filePath: stateDirectory + "/alarms.json", directoryHint: .notDirectory),
             soundsDirectory: directories.linnetCache + "/sounds", home: directories.home)
         configuration.ringLimit = options.ringLimit
         let clock = ClockService(controller: controller, effects: effects, services: services, configuration: configuration)

@@ -11,23 +11,32 @@ extension Daemon {
         case handedOver(Int32)
     }
 
-    /// Claims `io.linnet.Linnet` or hands over to the linnet holding it. A holder that goes
-    /// away in between (killed, quitting) frees the name, so the claim is tried again.
-    func claimSession(_ connection: DBusConnection) async -> SessionClaim {
+    /// One claim of `io.linnet.Linnet`, without suspending: nil when another linnet holds it
+    /// (``handOverOrClaim(_:)`` then hands over to it).
+    func claimOnce(_ connection: DBusConnection) -> SessionClaim? {
+        let application = DesktopApplication(connection: connection)
+        do {
+            if case .claimed = try application.claim() { return .claimed(application) }
+            return nil
+        } catch {
+            StandardError.write("linnet: cannot appear on the bus: \(error)\n")
+            return .handedOver(69)
+        }
+    }
+
+    /// Hands over to the linnet holding `io.linnet.Linnet`, which ``claimOnce(_:)`` found taken.
+    /// A holder that goes away in between (killed, quitting) frees the name, so the claim is
+    /// tried again, up to 20 claims in all.
+    func handOverOrClaim(_ connection: DBusConnection) async -> SessionClaim {
         let attempts = 20
         for attempt in 1...attempts {
-            let application = DesktopApplication(connection: connection)
-            do {
-                if case .claimed = try application.claim() { return .claimed(application) }
-            } catch {
-                StandardError.write("linnet: cannot appear on the bus: \(error)\n")
-                return .handedOver(69)
-            }
             let handOff = HandOff(connection: connection, inputs: options.inputs, enqueue: options.enqueue)
             if case .finished(let status) = await handOff.run() { return .handedOver(status) }
+            guard attempt < attempts else { break }
             logger.debug("the linnet holding \(DesktopApplication.busName) went away; claiming it again (\(attempt))")
             // A quitting linnet releases the name after its final save: give it a moment.
             try? await Task.sleep(for: .milliseconds(25 * attempt))
+            if let claim = claimOnce(connection) { return claim }
         }
         StandardError.write("linnet: another linnet holds \(DesktopApplication.busName) but does not answer\n")
         return .handedOver(69)

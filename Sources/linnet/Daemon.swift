@@ -40,7 +40,11 @@ struct Daemon {
         directories = XDGDirectories()
     }
 
-    func run() async throws -> Int32 {
+    /// Everything up to owning the MPRIS name, without suspending: connects, claims the
+    /// session's names and state, builds the player with an empty queue and appears. `main`
+    /// runs this on its own thread before Swift's thread pool has started, so the name does
+    /// not wait for the pool's threads; what to play is resolved after (``finish(_:)``).
+    func launch() throws -> Launch {
         let connection: DBusConnection
         do {
             connection = try DBusConnection(bus: .session)
@@ -50,26 +54,49 @@ struct Daemon {
                 Run linnet inside a desktop session, or start one with: dbus-run-session -- linnet
 
                 """)
-            return 69
+            return .ended(69)
         }
         if let problem = SessionBusCheck.problem(connection: connection, environment: SessionBusCheck.processVariables()) {
             StandardError.write("linnet: \(problem)\n")
-            return 69
+            return .ended(69)
         }
 
         let role = InstanceRole(name: options.name, newInstance: options.newInstance)
-        var application: DesktopApplication?
-        if role.kind == .primary {
-            switch await claimSession(connection) {
-            case .claimed(let claimed): application = claimed
-            case .handedOver(let status): return status
-            }
+        guard role.kind == .primary else { return try appear(connection: connection, role: role, application: nil) }
+        switch claimOnce(connection) {
+        case .claimed(let application): return try appear(connection: connection, role: role, application: application)
+        case .handedOver(let status): return .ended(status)
+        case nil: return .heldByAnother(connection, role)
         }
+    }
+
+    /// Serves a launch until the service ends; returns the exit status. Another linnet holding
+    /// the session's name gets the inputs handed over here (round trips that suspend).
+    func finish(_ launch: Launch) async throws -> Int32 {
+        switch launch {
+        case .ended(let status):
+            return status
+        case .heldByAnother(let connection, let role):
+            switch await handOverOrClaim(connection) {
+            case .claimed(let application):
+                return try await finish(appear(connection: connection, role: role, application: application))
+            case .handedOver(let status):
+                return status
+            }
+        case .appeared(let appearance):
+            return try await serve(appearance)
+        }
+    }
+
+    /// Claims the state folder, builds the player with an empty queue and owns the MPRIS name.
+    private func appear(connection: DBusConnection, role: InstanceRole, application: DesktopApplication?) throws -> Launch {
         // From here on this process is the only writer of its state folder.
         let state = claimState(role)
 
         var configuration = PlayerConfiguration(
-            sessionFile: URL(fileURLWithPath: state.directory).appendingPathComponent("session.json"),
+            // Made whole with its kind given: `URL(fileURLWithPath:)` and `appendingPathComponent`
+            // each ask the file system whether the path is a directory, before the bus name.
+            sessionFile: URL(filePath: state.directory + "/session.json", directoryHint: .notDirectory),
             playlistDirectories: [directories.musicDirectory, directories.linnetPlaylists].map { URL(fileURLWithPath: $0) },
             home: directories.home)
         configuration.busName = role.busSuffix
@@ -110,9 +137,22 @@ struct Daemon {
             clock.shutdown()
             engine.shutdown()
             application?.close()
-            return 69
+            return .ended(69)
         }
         logger.notice("on the bus as \(busName); control it with: playerctl -p \(busName.rawValue.dropFirst("org.mpris.MediaPlayer2.".count)) play-pause")
+        return .appeared(Appearance(
+            connection: connection, role: role, application: application, state: state, configuration: configuration,
+            desktop: desktop, controller: controller, lyrics: lyrics, screen: screen, clock: clock,
+            linnetInterface: linnetInterface, ending: ending, signals: signals))
+    }
+
+    /// Serves from the moment the name is owned until the service ends.
+    private func serve(_ appearance: Appearance) async throws -> Int32 {
+        let (connection, role, application, state, configuration) = (
+            appearance.connection, appearance.role, appearance.application, appearance.state, appearance.configuration)
+        let (desktop, controller, lyrics, screen, clock) = (
+            appearance.desktop, appearance.controller, appearance.lyrics, appearance.screen, appearance.clock)
+        let (linnetInterface, ending, signals) = (appearance.linnetInterface, appearance.ending, appearance.signals)
         // Other players, notifications and the screen saver are followed from here: a dozen
         // round trips to the bus that the name need not wait for. Before the machine begins, so
         // that focus knows the other players before linnet first plays.
@@ -260,23 +300,26 @@ struct Daemon {
 extension Daemon.Ending {
     /// The first reason to end wins; `wait` suspends until there is one.
     final class Box: Sendable {
-        private let state = Mutex<(reason: Daemon.Ending?, waiter: CheckedContinuation<Daemon.Ending, Never>?)>((nil, nil))
+        /// The waiter is kept as a closure, not as its continuation: a box is made before the
+        /// bus name, and a `CheckedContinuation<_, Never>` field had the runtime look up
+        /// Never's Error conformance then, a scan of every conformance in the process.
+        private let state = Mutex<(reason: Daemon.Ending?, waiter: (@Sendable (Daemon.Ending) -> Void)?)>((nil, nil))
 
         func finish(_ reason: Daemon.Ending) {
-            let waiter = state.withLock { state -> CheckedContinuation<Daemon.Ending, Never>? in
+            let waiter = state.withLock { state -> (@Sendable (Daemon.Ending) -> Void)? in
                 guard state.reason == nil else { return nil }
                 state.reason = reason
                 defer { state.waiter = nil }
                 return state.waiter
             }
-            waiter?.resume(returning: reason)
+            waiter?(reason)
         }
 
         func wait() async -> Daemon.Ending {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Daemon.Ending? in
                     if let reason = state.reason { return reason }
-                    state.waiter = continuation
+                    state.waiter = { continuation.resume(returning: $0) }
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }

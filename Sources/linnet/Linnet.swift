@@ -20,18 +20,29 @@ enum LinnetMain {
             print(Linnet.helpMessage(for: Play.self))
             return
         }
-        Task.detached {
-            // A launch that starts the player skips ArgumentParser (see QuickPlayArguments).
-            if let options = QuickPlayArguments.parse(arguments) {
+        // A launch that starts the player skips ArgumentParser (see QuickPlayArguments) and
+        // takes its bus name on this thread: the name then waits neither for Swift's thread
+        // pool to start nor for a hop onto it. The rest runs in the task.
+        if let options = QuickPlayArguments.parse(arguments) {
+            let launched: (Daemon, Daemon.Launch)
+            do {
+                launched = try Play.launchService(options)
+            } catch {
+                Linnet.exit(withError: error)
+            }
+            Task.detached {
                 do {
-                    try await Play.runService(options)
+                    try await Play.finishService(launched)
                 } catch {
                     Linnet.exit(withError: error)
                 }
-            } else {
-                await Linnet.main()
+                exit(0)
             }
-            exit(0)
+        } else {
+            Task.detached {
+                await Linnet.main()
+                exit(0)
+            }
         }
         while true { pause() }
     }

@@ -91,6 +91,12 @@ struct Play: AsyncParsableCommand {
     /// Runs the service in the foreground until it ends; a status other than 0 is thrown as
     /// ``ExitCode``.
     static func runService(_ options: PlayOptions) async throws {
+        try await finishService(launchService(options))
+    }
+
+    /// Sets up signals and logging and takes the service up to its MPRIS name without
+    /// suspending (``Daemon/launch()``); ``finishService(_:)`` serves it from there.
+    static func launchService(_ options: PlayOptions) throws -> (Daemon, Daemon.Launch) {
         SignalRelay.unblockTerminationSignals()
         SignalRelay.ignoreBrokenPipes()
         let level = options.logLevel.level
@@ -103,7 +109,12 @@ struct Play: AsyncParsableCommand {
         }
         let logger = Logger(label: "linnet")
         let daemon = Daemon(options: options, logger: logger)
-        let status = try await daemon.run()
+        return (daemon, try daemon.launch())
+    }
+
+    /// Serves a launched service until it ends; a status other than 0 is thrown as ``ExitCode``.
+    static func finishService(_ launched: (Daemon, Daemon.Launch)) async throws {
+        let status = try await launched.0.finish(launched.1)
         if status != 0 { throw ExitCode(status) }
     }
 }

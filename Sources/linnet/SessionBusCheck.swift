@@ -20,7 +20,12 @@ enum SessionBusCheck {
     /// Why `connection` (made from `environment`) is not this user's session bus, or nil.
     static func problem(connection: DBusConnection, environment: [String: String]) -> String? {
         let session = sockets(in: environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
-        let system = sockets(in: ([environment["DBUS_SYSTEM_BUS_ADDRESS"]].compactMap { $0 } + defaultSystemAddresses).joined(separator: ";"))
+        // Address by address, not joined into one: `joined(separator:)` looks up Array's
+        // Collection conformance at run time, a scan of every conformance, before the bus name.
+        var system = Set<String>()
+        for address in [environment["DBUS_SYSTEM_BUS_ADDRESS"]].compactMap({ $0 }) + defaultSystemAddresses {
+            system.formUnion(sockets(in: address))
+        }
         if !session.isDisjoint(with: system) {
             return "DBUS_SESSION_BUS_ADDRESS names the system bus; linnet serves only on a desktop session bus"
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SaveScheduleTests {
     private let start = ContinuousClock.now
     private func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
-    private func schedule() -> SaveSchedule<ContinuousClock.Instant> {
+    private func schedule() -> SaveSchedule {
         SaveSchedule(settleDelay: .milliseconds(300), maximumDelay: .milliseconds(900))
     }
 

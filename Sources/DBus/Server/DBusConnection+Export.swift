@@ -2,7 +2,10 @@ extension DBusConnection {
     /// Exports `interfaces` at `path`, replacing same-named interfaces already exported there.
     /// Peer, Introspectable and Properties are provided for every exported path.
     public func export(_ interfaces: [DBusInterface], at path: ObjectPath) throws(DBusError) {
-        let reserved: Set<InterfaceName> = [.properties, .introspectable, .peer]
+        // An array, not a Set: a Set of InterfaceName had the runtime look up its Hashable
+        // conformance (a scan of every conformance in the process) at the first export, which
+        // comes before a service's bus name.
+        let reserved: [InterfaceName] = [.properties, .introspectable, .peer]
         for interface in interfaces where reserved.contains(interface.name) {
             throw DBusError(.invalidArgs, "\(interface.name) is provided by the connection itself")
         }

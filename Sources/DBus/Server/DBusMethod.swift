@@ -116,7 +116,12 @@ public struct DBusMethod: Sendable {
     /// The types of the outputs, in order.
     private(set) var outputTypes: [DBusType]
 
+    /// Concatenated by hand: `joined()` runs unspecialised from the standard library and looks
+    /// up Array's Collection conformance at run time, a scan of every conformance in the
+    /// process, and methods are declared before the bus name.
     private static func signature(of arguments: [DBusArgument]) -> String {
-        arguments.map(\.type.signature).joined()
+        var signature = ""
+        for argument in arguments { signature += argument.type.signature }
+        return signature
     }
 }

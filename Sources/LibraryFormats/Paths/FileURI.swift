@@ -97,7 +97,14 @@ public enum FileURI {
             }
             parts.append(part)
         }
-        let joined = parts.joined(separator: "/")
+        // Joined by hand: `joined(separator:)` (and `+=` of a Substring) run unspecialised from
+        // the standard library and look up a Collection conformance at run time, a scan of every
+        // conformance in the process, before the bus name.
+        var joined = ""
+        for part in parts {
+            if !joined.isEmpty { joined += "/" }
+            joined.append(contentsOf: part)
+        }
         if absolute { return "/" + joined }
         return joined.isEmpty ? "." : joined
     }

@@ -19,6 +19,8 @@ public final class EffectsPlayer: Sendable {
     private let engine: any PlaybackEngine
     private let state = Mutex(State())
     private let loop: EventLoop
+    /// The engine's events until the first sound starts their reader (``readEvents()``).
+    private let unreadEvents: Mutex<AsyncStream<PlaybackEvent>?>
     /// Volume steps per second during a ramp (only then does the player wake periodically).
     static let rampStepsPerSecond = 8.0
 
@@ -26,7 +28,14 @@ public final class EffectsPlayer: Sendable {
     public init(engine: any PlaybackEngine, loop: EventLoop = .shared) {
         self.engine = engine
         self.loop = loop
-        let events = engine.events
+        unreadEvents = Mutex(engine.events)
+    }
+
+    /// Starts reading the engine's events, once, with the first sound: only the end of a sound
+    /// matters here, and the daemon makes this player before its bus name, where a task would
+    /// start Swift's thread pool.
+    private func readEvents() {
+        guard let events = unreadEvents.withLock({ $0.take() }) else { return }
         Task.detached { [weak self] in
             for await event in events {
                 guard let self else { return }
@@ -37,6 +46,7 @@ public final class EffectsPlayer: Sendable {
 
     /// Plays `uri` until ``stop()``, starting silent and rising to full volume over `ramp`.
     public func ring(_ uri: String, ramp: Duration) {
+        readEvents()
         let ramp = ramp.inSeconds
         state.withLock { state in
             state.rampTimer?.cancel()
@@ -57,6 +67,7 @@ public final class EffectsPlayer: Sendable {
 
     /// Plays `uri` once at full volume (a bell), replacing whatever this player plays.
     public func chime(_ uri: String) {
+        readEvents()
         state.withLock { state in
             state.rampTimer?.cancel()
             state.rampTimer = nil

@@ -10,7 +10,10 @@ public struct FocusJournalFile: FocusJournalStoring {
 
     /// The journal in `directory`.
     public init(directory: String, logger: Logger) {
-        store = StateStore(fileURL: URL(fileURLWithPath: directory).appendingPathComponent("focus.json"))
+        // Made whole with its kind given: `URL(fileURLWithPath:)` and `appendingPathComponent`
+        // each ask the file system whether the path is a directory, and this runs before the
+        // daemon's bus name.
+        store = StateStore(fileURL: URL(filePath: directory + "/focus.json", directoryHint: .notDirectory))
         self.logger = logger
     }
 

@@ -5,7 +5,13 @@
 /// together than the wait is never written at all. Here each change may push the write back by
 /// at most ``settleDelay``, and never past the deadline set by the first change of the batch.
 /// Time arrives as a value, so the rule is tested without waiting.
-struct SaveSchedule<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+///
+/// On `ContinuousClock`'s instants only, not generic over `InstantProtocol`: the session saver
+/// made before the bus name holds one, and a generic one had the runtime look up the instant's
+/// conformance, a scan of every conformance in the process.
+struct SaveSchedule: Sendable {
+    typealias Instant = ContinuousClock.Instant
+
     /// How long after a change the write waits for more changes to join it.
     let settleDelay: Duration
     /// The longest a change waits for its write, however many follow it.

@@ -26,7 +26,7 @@ final class SessionSaver: Sendable {
     /// The debounced save: its schedule and the timer armed for it. `generation` tells a timer
     /// that fired just as it was replaced (its handler already running) that it is stale.
     private struct PendingSave {
-        var schedule = SaveSchedule<ContinuousClock.Instant>(
+        var schedule = SaveSchedule(
             settleDelay: SessionSaver.settleDelay, maximumDelay: SessionSaver.maximumDelay)
         var timer: EventSource?
         var generation: UInt64 = 0

@@ -1,4 +1,4 @@
-extension StateStore {
+extension StateStore where Value: Codable {
     /// Saves what `snapshot` returns when the write runs, on this store's own queue: the caller
     /// never waits for the disk, and changes that come faster than the disk are written
     /// together (see ``BackgroundWriter``). `onFailure` hears why a write failed; the previous

@@ -11,7 +11,12 @@ import Synchronization
 /// The file holds `{"version": N, "savedAt": <unix seconds>, "state": …}`. A file of another
 /// version is set aside like a corrupt one; when a version 2 comes, its migration belongs in
 /// ``load()``.
-public final class StateStore<Value: Codable & Sendable>: Sendable {
+///
+/// `Value` is required to be Codable where it is read and written, not on the class: with the
+/// requirement on the class, making a store (three before the bus name) had the runtime look up
+/// `Value`'s Decodable and Encodable conformances, each a scan of every conformance in the
+/// process.
+public final class StateStore<Value: Sendable>: Sendable {
     /// What ``load()`` found.
     public enum LoadResult: Sendable {
         /// The saved value.
@@ -43,7 +48,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     }
 
     private var path: String { fileURL.path }
+}
 
+extension StateStore where Value: Codable {
     /// Reads the saved value. Never throws: a missing file is ``LoadResult/missing``, anything
     /// unreadable is moved aside and reported as ``LoadResult/corrupt(reason:movedTo:)``.
     public func load() -> LoadResult {

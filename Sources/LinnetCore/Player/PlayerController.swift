@@ -32,6 +32,7 @@ public final class PlayerController: Sendable {
     /// until then there is nothing of the user's to save, and a save would overwrite theirs.
     private let begun = Atomic<Bool>(false)
     private let attached = Atomic<Bool>(false)
+    private let readingEngineEvents = Atomic<Bool>(false)
     /// Set by ``shutdown()``: a start that arrives later (a folder resolved during a quit) is
     /// dropped.
     private let ended = Atomic<Bool>(false)
@@ -109,6 +110,7 @@ public final class PlayerController: Sendable {
     public func appear() throws(DBusError) -> BusName {
         attachOnce()
         let name = try server.start(name: configuration.busName)
+        readEngineEventsOnce()
         logger.info("on the bus as \(name)")
         return name
     }
@@ -124,6 +126,7 @@ public final class PlayerController: Sendable {
         let schemes = SupportedMedia.uriSchemes
         let types = SupportedMedia.mimeTypes
         attachOnce()
+        readEngineEventsOnce()
         owner.loop.sync {
             guard !ended.load(ordering: .relaxed) else { return }
             server.update {
@@ -141,9 +144,17 @@ public final class PlayerController: Sendable {
         guard !attached.exchange(true, ordering: .relaxed) else { return }
         owner.loop.sync {
             owner.value.attach(player: self)
-            consumeEngineEvents()
             connectDesktop()
         }
+    }
+
+    /// Starts the task that reads the engine's events, once: after the bus name when
+    /// ``appear()`` comes first, since the first task starts Swift's thread pool (the daemon
+    /// takes its name before the pool runs). Until then the engine is idle, and anything it
+    /// reports waits in its stream, in order.
+    private func readEngineEventsOnce() {
+        guard !readingEngineEvents.exchange(true, ordering: .relaxed) else { return }
+        consumeEngineEvents()
     }
 
     /// Saves the session (once it has begun), gives back what is held, leaves the bus and

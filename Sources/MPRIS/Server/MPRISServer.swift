@@ -1,5 +1,6 @@
 public import DBus
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Serves `org.mpris.MediaPlayer2` and `.Player` (and, when handlers are given, `.TrackList`
@@ -76,7 +77,9 @@ public final class MPRISServer: Sendable {
     /// numbered variants; the suffix uses letters and digits only and starts with a letter.
     static func candidateNames(for name: String) -> [String] {
         let base = MPRISNames.busNamePrefix + name
-        let pid = ProcessInfo.processInfo.processIdentifier
+        // getpid, not ProcessInfo: the first `ProcessInfo.processInfo` sets up the whole object
+        // (~60 us in a profile), and this runs before the bus name.
+        let pid = getpid()
         return [base, "\(base).instance\(pid)"] + (1...8).map { "\(base).instance\(pid)_\($0)" }
     }
 
@@ -147,8 +150,10 @@ public final class MPRISServer: Sendable {
         return state.withLock { $0.player.position }
     }
 
-    /// Declares the properties of `table` as D-Bus properties reading the live state.
-    func declare(_ table: [PropertySpec], setters: [MemberName: @Sendable (DBusValue) throws -> Void] = [:]) -> [DBusProperty] {
+    /// Declares the properties of `table` as D-Bus properties reading the live state. The
+    /// setters are pairs, not a Dictionary: one keyed by MemberName had the runtime look up its
+    /// Hashable conformance, a scan of every conformance in the process, before the bus name.
+    func declare(_ table: [PropertySpec], setters: KeyValuePairs<MemberName, @Sendable (DBusValue) throws -> Void> = [:]) -> [DBusProperty] {
         table.map { spec in
             let (read, write) = (spec.read, spec.write)
             let getter: @Sendable () throws -> DBusValue
@@ -180,7 +185,7 @@ public final class MPRISServer: Sendable {
             }
             return DBusProperty(
                 spec.name, type: spec.type, access: spec.access, emitsChangedSignal: spec.emits,
-                annotations: spec.annotations, get: getter, set: setters[spec.name], write: writer)
+                annotations: spec.annotations, get: getter, set: setters.first(where: { $0.key == spec.name })?.value, write: writer)
         }
     }
 }
