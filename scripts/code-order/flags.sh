@@ -14,3 +14,10 @@ layout_flags=(
   -Xlinker "--symbol-ordering-file=$PWD/scripts/code-order/linnet.order"
   -Xlinker --no-warn-symbol-ordering
 )
+
+# No symbol table for other libraries to bind to. The Swift runtime's link arguments export every
+# public symbol of linnet's own modules (6,500 names), and every symbol any library looks up at
+# start or when GStreamer opens its plugins is first searched in the executable's table, so
+# those 0.5 MB (.dynsym, .dynstr, .gnu.hash) were resident all the time. Nothing loaded into
+# linnet binds to linnet's symbols; the runtime's own are hidden already (--exclude-libs ALL).
+layout_flags+=(-Xlinker --no-export-dynamic)
