@@ -21,3 +21,19 @@ layout_flags=(
 # those 0.5 MB (.dynsym, .dynstr, .gnu.hash) were resident all the time. Nothing loaded into
 # linnet binds to linnet's symbols; the runtime's own are hidden already (--exclude-libs ALL).
 layout_flags+=(-Xlinker --no-export-dynamic)
+
+# libstdc++ linked in from its archive: the Swift runtime and the TagLib shim use a few of its
+# functions (strings, operator new, __cxa_demangle), while the shared library costs ~1.5 MiB
+# resident for its symbol tables and start-up code (gst-launch does not load it). The archive is
+# found first through a folder that holds only it, since the runtime's link arguments and the
+# C++ target ask for -lstdc++ by name. TagLib, opened only while tags are read, still brings the
+# shared libstdc++ along and takes it away again; the shim and TagLib meet through libstdc++'s
+# stable ABI (the shim's header-inline code works on TagLib's objects either way).
+# Without the archive (libstdc++-dev missing) the build links the shared library as before.
+cxx_archive=$( (clang -print-file-name=libstdc++.a || gcc -print-file-name=libstdc++.a) 2>/dev/null || true)
+if [[ $cxx_archive == /* && -f $cxx_archive ]]; then
+  cxx_archive_dir=$PWD/.build/static/libstdc++-archive
+  mkdir -p "$cxx_archive_dir"
+  ln -sfn "$cxx_archive" "$cxx_archive_dir/libstdc++.a"
+  layout_flags+=(-Xswiftc "-L$cxx_archive_dir")
+fi
