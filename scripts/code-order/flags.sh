@@ -15,6 +15,14 @@ layout_flags=(
   -Xlinker --no-warn-symbol-ordering
 )
 
+# Segments placed at addresses that equal their file offsets modulo 2 MiB (GNU ld's old x86-64
+# default; no padding in the file). The kernel maps a code fault's neighbours by the page-cache
+# folio they sit in (Linux 6.18 maps whole large folios around a fault; folios are aligned in the
+# file, up to 2 MiB with this VM's 8 MiB read-ahead), and with lld's 4 KiB the code segment sat
+# one page off its offset, so every 64 KiB folio straddled two of the 64 KiB windows faults are
+# mapped by.
+layout_flags+=(-Xlinker -z -Xlinker max-page-size=2097152)
+
 # No symbol table for other libraries to bind to. The Swift runtime's link arguments export every
 # public symbol of linnet's own modules (6,500 names), and every symbol any library looks up at
 # start or when GStreamer opens its plugins is first searched in the executable's table, so
