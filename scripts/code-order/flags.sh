@@ -34,9 +34,11 @@ layout_flags+=(-Xlinker --no-export-dynamic)
 # functions (strings, operator new, __cxa_demangle), while the shared library costs ~1.5 MiB
 # resident for its symbol tables and start-up code (gst-launch does not load it). The archive is
 # found first through a folder that holds only it, since the runtime's link arguments and the
-# C++ target ask for -lstdc++ by name. TagLib, opened only while tags are read, still brings the
-# shared libstdc++ along and takes it away again; the shim and TagLib meet through libstdc++'s
-# stable ABI (the shim's header-inline code works on TagLib's objects either way).
+# C++ target ask for -lstdc++ by name. TagLib, opened only for tags the cache does not have,
+# still brings the shared libstdc++ along, and that stays when TagLib is closed (its unique
+# symbols keep it loaded): the gain holds while every file's tags come from the cache. The shim
+# and TagLib meet through libstdc++'s stable ABI (the shim's header-inline code works on TagLib's
+# objects either way).
 # Without the archive (libstdc++-dev missing) the build links the shared library as before.
 cxx_archive=$( (clang -print-file-name=libstdc++.a || gcc -print-file-name=libstdc++.a) 2>/dev/null || true)
 if [[ $cxx_archive == /* && -f $cxx_archive ]]; then
