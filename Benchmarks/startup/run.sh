@@ -10,6 +10,9 @@
 #   LINNET_STARTUP_BASELINE another linnet binary, launched in the same rounds (labels baseline-*)
 #   LINNET_STARTUP_RSS_ROUNDS RSS readings while playing per player, interleaved (default 1); the
 #                           smaps breakdown is of the last
+#   LINNET_STARTUP_COPY=1   run copies of linnet and the baseline made with cp in the work folder:
+#                           on Linux 6.18 a fault maps whole page-cache folios, so the same bytes
+#                           hold up to 1 MiB more or less by how the file entered the page cache
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
@@ -36,6 +39,10 @@ work=$(mktemp -d /tmp/linnet-startup.XXXXXX)
 bus_pid=
 cleanup() { [[ -n $bus_pid ]] && kill "$bus_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+if [[ ${LINNET_STARTUP_COPY:-0} == 1 ]]; then
+  cp "$linnet" "$work/linnet" && linnet=$work/linnet
+  if [[ -n $baseline ]]; then cp "$baseline" "$work/linnet-baseline" && baseline=$work/linnet-baseline; fi
+fi
 
 # One private bus for the whole run; a clean home per launch, with GStreamer's registry cache
 # kept across launches as on a desktop.
