@@ -10,6 +10,9 @@ import Testing
         ("http://radio.example/", "http://radio.example/"),
         ("file:///music/bad%FFname.ogg", "bad%FFname"),
         ("file:///music/.hidden", ".hidden"),
+        ("file:///music/a:b.ogg", "a:b"),
+        ("relative:name/song.ogg", "song"),
+        ("x:y://host/z.ogg", "z"),
     ])
     func fallbackTitlesReadLikeFileNames(_ uri: String, _ title: String) {
         #expect(TrackFacts.fallbackTitle(for: uri) == title)

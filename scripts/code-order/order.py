@@ -2,8 +2,9 @@
 
     python3 order.py BINARY LINK_MAP PREVIOUS_ORDER TRACE... > linnet.order
 
-A trace holds, for each code page of BINARY that ran, the address of the instruction that first
-touched it. The function there ran; the rest of its page may not have. Each function seen is
+A trace is a page trace or a callgrind profile (update.sh's last pass, which names every function
+that ran; see traced_functions). A page trace holds, for each code page of BINARY that ran, the
+address of the instruction that first touched it. The function there ran; the rest of its page may not have. Each function seen is
 added to PREVIOUS_ORDER's (an empty file to start from), in the order first seen, so start-up code
 comes first. Laid out by that list, the next run touches the packed functions first and the ones
 still missing where they lie, where their first touch names them: update.sh repeats this until a
@@ -82,6 +83,27 @@ def previous_order(path):
     return packed, shared
 
 
+def traced_functions(trace, symbols, addresses):
+    """The functions a trace saw run, in its order: a page trace (pagetrace.c's 8-byte
+    addresses) or a callgrind profile of the executable (update.sh's callgrind pass), whose
+    `fn=` lines name every function that ran (those after an `ob=` naming another file are
+    another library's)."""
+    with open(trace, "rb") as source:
+        data = source.read()
+    if data.startswith(b"# callgrind format") or data.startswith(b"version:"):
+        in_binary = False
+        for line in data.decode("utf-8", "replace").splitlines():
+            if line.startswith("ob="):
+                in_binary = line.endswith("/linnet-nodebug") or line.endswith("/linnet")
+            elif line.startswith("fn=") and in_binary:
+                yield line[3:].strip()
+        return
+    for (address,) in struct.iter_unpack("<Q", data[: len(data) // 8 * 8]):
+        index = bisect.bisect_right(addresses, address) - 1
+        if index >= 0:
+            yield symbols[index][1]
+
+
 def main():
     binary, link_map, previous, traces = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     shared_section = symbols_in_large_shared_sections(link_map)
@@ -90,15 +112,10 @@ def main():
     packed, shared = previous_order(previous)
     seen = set(packed) | set(shared)
     placed = {shared_section[name] for name in shared if name in shared_section}
+    names = {name for _, name in symbols}
     for trace in traces:
-        with open(trace, "rb") as source:
-            data = source.read()
-        for (address,) in struct.iter_unpack("<Q", data[: len(data) // 8 * 8]):
-            index = bisect.bisect_right(addresses, address) - 1
-            if index < 0:
-                continue
-            name = symbols[index][1]
-            if name in seen:
+        for name in traced_functions(trace, symbols, addresses):
+            if name not in names or name in seen:
                 continue
             seen.add(name)
             if name not in shared_section:

@@ -8,7 +8,8 @@
 # Builds the installed (static) build, runs it three times on a private bus with pagetrace.c
 # preloaded (it records the instruction that first touches each code page), makes the calls, and
 # adds the functions seen to the list (order.py); then links by the new list and traces again,
-# until a round finds fewer than 50 new functions (at most 8 rounds). Run it after large changes
+# until a round finds fewer than 50 new functions (at most 8 rounds); a last pass under callgrind
+# (valgrind, when installed) adds every function the page traces missed. Run it after large changes
 # and commit the list; a stale list still links (names that no longer exist are skipped, new
 # functions land after the listed ones) and only costs memory.
 set -euo pipefail
@@ -19,7 +20,7 @@ order=scripts/code-order/linnet.order
 source scripts/code-order/flags.sh
 static=(-c release --static-swift-stdlib --scratch-path .build/static "${layout_flags[@]}")
 binary="$(swift build "${static[@]}" --show-bin-path)/linnet"
-bus_pid= linnet_pid=
+bus_pid= linnet_pid= traced=
 cleanup() {
   if [[ -n $linnet_pid ]]; then kill -9 "$linnet_pid" 2>/dev/null || true; fi
   if [[ -n $bus_pid ]]; then kill "$bus_pid" 2>/dev/null || true; fi
@@ -47,11 +48,20 @@ name=org.mpris.MediaPlayer2.linnet
 properties=org.freedesktop.DBus.Properties player=org.mpris.MediaPlayer2.Player
 call() { gdbus call --session --dest "$name" --object-path /org/mpris/MediaPlayer2 --method "$@" > /dev/null; }
 # One traced run: start, play, answer the calls a panel and playerctl make, change track.
+# Traced by pagetrace.so, or with $launcher set (the callgrind pass below) by that command.
+launcher=()
+inputs=("$work/1.ogg" "$work/2.ogg")
 trace_once() {
   rm -rf "$work/home" && mkdir -p "$work/home"
-  SWIFT_BACKTRACE=enable=no LINNET_PAGETRACE="$work/trace$1" LD_PRELOAD="$work/pagetrace.so" \
-    "$binary" --no-resume --audio-sink 'fakesink sync=true' --log-level error "$work/1.ogg" "$work/2.ogg" \
-    > "$work/linnet.log" 2>&1 &
+  if ((${#launcher[@]})); then
+    SWIFT_BACKTRACE=enable=no "${launcher[@]}" --callgrind-out-file="$work/callgrind$1" "$traced" \
+      --no-resume --audio-sink 'fakesink sync=true' --log-level error "${inputs[@]}" \
+      > "$work/linnet.log" 2>&1 &
+  else
+    SWIFT_BACKTRACE=enable=no LINNET_PAGETRACE="$work/trace$1" LD_PRELOAD="$work/pagetrace.so" \
+      "$binary" --no-resume --audio-sink 'fakesink sync=true' --log-level error "$work/1.ogg" "$work/2.ogg" \
+      > "$work/linnet.log" 2>&1 &
+  fi
   linnet_pid=$!
   for _ in $(seq 300); do
     gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
@@ -75,6 +85,7 @@ trace_once() {
   call org.mpris.MediaPlayer2.TrackList.GetTracksMetadata "['$first']"
   sleep 3  # the second track playing, the session saved
   call $properties.GetAll $player
+  if ((${#launcher[@]})); then callgrind_control --dump "$linnet_pid" > /dev/null 2>&1; fi
   kill -9 "$linnet_pid"  # before shutdown: what runs while playing is what should be packed
   wait "$linnet_pid" 2>/dev/null || true
   linnet_pid=
@@ -93,4 +104,29 @@ for round in $(seq 8); do
   echo "code-order: round $round: $((after - before)) new functions, $after listed"
   (( after - before < 50 )) && break
 done
+# A page trace names one function per page and run (the instruction that first touches it), so
+# the rounds above converge slowly: the last still finds 100-200 functions, each on a page of its
+# own, and with the 64 KiB the kernel maps around each fault those pages kept over 1 MiB
+# resident. callgrind names every function that runs: one pass of four runs under it (two files,
+# then one, each first with an empty tag cache so that TagLib's path runs too) completes the
+# list. valgrind 3.19 cannot read the toolchain's DWARF 5, so it runs a copy without debug
+# information (the symbol table, which is what names the functions, stays).
+if command -v valgrind > /dev/null && command -v callgrind_control > /dev/null; then
+  traced=$work/linnet-nodebug
+  objcopy --strip-debug "$binary" "$traced"
+  launcher=(valgrind --tool=callgrind --dump-instr=no --compress-strings=no --demangle=no)
+  rm -f "$work"/callgrind*
+  for run in 1 2 3 4; do
+    if ((run == 1 || run == 3)); then rm -rf "$work/cache/linnet"; fi
+    if ((run > 2)); then inputs=("$work/1.ogg"); fi  # one file, as Benchmarks/startup plays
+    trace_once $run
+  done
+  before=$(grep -vc '^#' "$order" || true)
+  python3 scripts/code-order/order.py "$binary" "$work/linnet.map" "$order" "$work"/callgrind*.* > "$work/next.order"
+  mv "$work/next.order" "$order"
+  after=$(grep -vc '^#' "$order")
+  echo "code-order: callgrind: $((after - before)) new functions, $after listed"
+else
+  echo "code-order: no valgrind: the list has only what the page traces found" >&2
+fi
 rm -f "$binary"  # linked with the map; the next build links it as usual

@@ -42,9 +42,15 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Match-rule quoting: a single quote cannot appear inside quotes, so it is closed, escaped
-    /// and reopened.
+    /// and reopened. A plain loop rather than `replacing(_:with:)`: that generic algorithm lives
+    /// in _StringProcessing, whose code a player would otherwise map at start for this alone.
     private static func escape(_ value: String) -> String {
-        value.replacing("'", with: "'\\''")
+        var escaped = ""
+        escaped.reserveCapacity(value.utf8.count)
+        for character in value {
+            if character == "'" { escaped += "'\\''" } else { escaped.append(character) }
+        }
+        return escaped
     }
 
     /// Whether `signal` satisfies every field but the sender (checked by the caller, which knows

@@ -162,9 +162,9 @@ public struct TrackFacts: Sendable, Hashable {
     public static func fallbackTitle(for uri: String) -> String {
         var path = Substring(uri)
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        if let authority = path.firstRange(of: "://") {
+        if let authorityStart = Self.indexAfterSchemeSeparator(in: path) {
             // The path starts after the host; a URI without one names nothing to show.
-            let afterHost = path[authority.upperBound...]
+            let afterHost = path[authorityStart...]
             guard let slash = afterHost.firstIndex(of: "/") else { return uri }
             path = afterHost[slash...]
         }
@@ -173,6 +173,19 @@ public struct TrackFacts: Sendable, Hashable {
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
         guard !name.isEmpty else { return uri }
         return PercentDecoding.decode(name) ?? String(name)
+    }
+
+    /// Where the text after the first `://` in `text` starts, or nil without one. Searched with
+    /// the standard library's own calls rather than `firstRange(of:)`, a generic algorithm of
+    /// _StringProcessing whose code every track load would otherwise keep mapped.
+    private static func indexAfterSchemeSeparator(in text: Substring) -> Substring.Index? {
+        var rest = text[...]
+        while let colon = rest.firstIndex(of: ":") {
+            let after = rest[colon...]
+            if after.hasPrefix("://") { return after.index(colon, offsetBy: 3) }
+            rest = rest[rest.index(after: colon)...]
+        }
+        return nil
     }
 }
 
