@@ -81,6 +81,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Ends the loop thread after the work already queued. The shared loop is stopped only by a
     /// process that is about to exit (the daemon, once everything is saved).
     public func stop() {
+        // A second stop finds the thread gone: nothing would signal `finished` again.
+        guard !isStopped else { return }
         guard !isCurrentThread else {
             g_main_loop_quit(mainLoop)
             return

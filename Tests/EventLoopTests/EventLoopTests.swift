@@ -21,6 +21,19 @@ import TestSupport
         #expect(!loop.isCurrentThread)
     }
 
+    /// Work queued before stop runs; a stop right after the loop was made (its thread perhaps
+    /// not yet running) still ends it; a second stop returns at once.
+    @Test(.timeLimit(.minutes(1))) func stopRunsQueuedWorkAndASecondStopReturns() async throws {
+        let ran = Recorder<Int>()
+        let loop = EventLoop(name: "test.stop")
+        loop.execute { ran.record(1) }
+        try await offPool { loop.stop() }
+        #expect(loop.isStopped)
+        #expect(ran.values == [1])
+        try await offPool { loop.stop() }
+        #expect(loop.isStopped)
+    }
+
     @Test func syncReturnsValuesAndRethrowsAndNestsOnTheLoop() throws {
         let loop = EventLoop(name: "test.sync")
         defer { loop.stop() }
