@@ -5,11 +5,12 @@
  *
  * The command must start linnet with a playlist of N entries (run.sh writes one) and a private
  * bus in DBUS_SESSION_BUS_ADDRESS. Prints "L metric value" lines: launch, RSS with the queue,
- * GetTracksMetadata(20), GetAll / Get(Position), AddTrack / RemoveTrack after the middle entry,
+ * GetTracksMetadata(20) (beside a C floor answering the same rows: metadata_floor.c), GetAll / Get(Position), AddTrack / RemoveTrack after the middle entry,
  * and RSS growth per queue edit and per track load after a warm-up. Reuses the driver's support
  * and bus helpers (Benchmarks/driver).
  */
 #include "../driver/bench.h"
+#include "metadata_floor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,8 @@ static int read_tracks(DBusConnection *bus, char ***out) {
     return count;
 }
 
-static int metadata_count(DBusConnection *bus, char **ids, int count) {
-    DBusMessage *message = dbus_message_new_method_call(NAME, MPRIS_PATH, MPRIS_TRACKLIST, "GetTracksMetadata");
+static int metadata_count(DBusConnection *bus, const char *destination, char **ids, int count) {
+    DBusMessage *message = dbus_message_new_method_call(destination, MPRIS_PATH, MPRIS_TRACKLIST, "GetTracksMetadata");
     dbus_message_append_args(message, DBUS_TYPE_ARRAY, DBUS_TYPE_OBJECT_PATH, &ids, count, DBUS_TYPE_INVALID);
     DBusError error;
     dbus_error_init(&error);
@@ -178,13 +179,20 @@ int main(int argc, char **argv) {
 
     double *samples = malloc(sizeof(double) * (size_t)(calls > edits ? calls : edits));
     double *others = malloc(sizeof(double) * (size_t)(calls > edits ? calls : edits));
+    /* Interleaved with the C floor, which answers every page with linnet's rows for one page. */
+    pid_t floor = metadata_floor_start(bus, NAME, tracks + count / 2, 20);
     for (int n = 0; n < calls; n++) {
         int first = (int)random_between(0, count - 21);
         int64_t began = now_ns();
-        if (metadata_count(bus, tracks + first, 20) != 20) fail("GetTracksMetadata lost tracks");
+        if (metadata_count(bus, NAME, tracks + first, 20) != 20) fail("GetTracksMetadata lost tracks");
         samples[n] = (double)(now_ns() - began) / 1e3;
+        began = now_ns();
+        if (metadata_count(bus, FLOOR_NAME, tracks + first, 20) != 20) fail("the C floor lost tracks");
+        others[n] = (double)(now_ns() - began) / 1e3;
     }
+    metadata_floor_stop(floor);
     report("scale_get_tracks_metadata_20", samples, calls);
+    report("scale_get_tracks_metadata_20_c_floor", others, calls);
 
     const char *player = MPRIS_PLAYER, *position = "Position";
     for (int n = 0; n < calls; n++) {

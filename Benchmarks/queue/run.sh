@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The large-queue figures of issue 18: launch, RSS, GetTracksMetadata(20), GetAll / Get(Position),
+# The large-queue figures of issue 18: launch, RSS, GetTracksMetadata(20) (and a C libdbus floor
+# answering the same rows, interleaved), GetAll / Get(Position),
 # AddTrack / RemoveTrack p50/p99 (in natural order and shuffled), and RSS growth per queue edit and
 # per track load, at each queue size in LINNET_BENCH_SCALE_SIZES (default "10000 99999": linnet
 # queues at most 100 000, and the AddTrack figure needs room for one more).
@@ -25,7 +26,8 @@ loads=${LINNET_BENCH_SCALE_LOADS:-400}
 
 bin=.build/bench
 mkdir -p "$bin"
-cc -O2 -Wall -o "$bin/queue-scale" Benchmarks/queue/queue_scale.c Benchmarks/driver/support.c Benchmarks/driver/bus.c \
+cc -O2 -Wall -o "$bin/queue-scale" Benchmarks/queue/queue_scale.c Benchmarks/queue/metadata_floor.c \
+  Benchmarks/driver/support.c Benchmarks/driver/bus.c \
   $(pkg-config --cflags --libs dbus-1)
 
 work=$(mktemp -d /tmp/linnet-queue-bench.XXXXXX)
