@@ -21,6 +21,10 @@ trap cleanup EXIT
 # GLib criticals must fail the run; the Swift backtracer would otherwise swallow them.
 export SWIFT_BACKTRACE=enable=no
 export G_DEBUG=fatal-criticals
+# The tests' waits bound hangs; they time nothing. On a shared machine running builds and a fuzz
+# beside a stressed run, three 10 s bounds were outlasted by load alone (their setup had taken
+# 40 s), so a whole run stretches them threefold, as the sanitizer runs do.
+export LINNET_TEST_TIMEOUT_SCALE=${LINNET_TEST_TIMEOUT_SCALE:-3}
 
 timeout --kill-after=30 "${LINNET_BUILD_TIMEOUT:-1200}" swift build --build-tests || exit $?
 timeout --kill-after=30 "${LINNET_TEST_TIMEOUT:-1200}" swift test --skip-build --disable-xctest "$@" || exit $?

@@ -1,5 +1,4 @@
 import DBus
-import Dispatch
 import EventLoop
 import Glibc
 import Testing
@@ -35,13 +34,7 @@ import TestSupport
 
         for round in Int32(0)..<10 {
             // Holds the server's loop, so the signal waits in its outbox and the call in its socket.
-            let held = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
-            serverLoop.execute {
-                held.signal()
-                release.wait()
-            }
-            held.wait()
+            let release = serverLoop.hold()
             try server.emitSignal("Sent", interface: Self.interface, path: Self.path, arguments: [.int32(round)])
             async let reply = client.call(destination: destination, path: Self.path, interface: Self.interface,
                                           member: "Echo")
@@ -49,7 +42,7 @@ import TestSupport
             #expect(socket.fd >= 0)
             // Both are waiting once the call's bytes have reached the server (60 s bounds a hang).
             #expect(poll(&socket, 1, 60_000) == 1)
-            release.signal()
+            release()
             _ = try await reply
             seen.record("reply \(round)")
         }

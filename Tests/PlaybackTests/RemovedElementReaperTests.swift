@@ -1,9 +1,9 @@
 import CGStreamer
-import Dispatch
 import EventLoop
 @testable import Playback
 import Synchronization
 import Testing
+import TestSupport
 
 /// What playbin's gapless switch can leave behind when a pipeline state change races it (see
 /// `RemovedElementReaper`): an element removed from playbin while PLAYING, whose removal drops
@@ -33,17 +33,11 @@ import Testing
         // The loop thread is held busy across the removal, so the check below runs before the
         // reaper's release can, however the threads are scheduled: the removal stands for
         // playbin's streaming thread, the held loop for a pipeline walk still under way.
-        let loopHeld = DispatchSemaphore(value: 0)
-        let releaseLoop = DispatchSemaphore(value: 0)
-        loop.execute {
-            loopHeld.signal()
-            releaseLoop.wait()
-        }
-        loopHeld.wait()
+        let releaseLoop = loop.hold()
         // The bin held the only reference: without the reaper the element goes right here.
         gst_bin_remove(UnsafeMutableRawPointer(binElement).assumingMemoryBound(to: GstBin.self), element)
         #expect(stateAtDisposal.withLock { $0 } == nil, "the reaper holds it until its loop runs")
-        releaseLoop.signal()
+        releaseLoop()
         loop.sync {}
         #expect(stateAtDisposal.withLock { $0 } == GST_STATE_NULL.rawValue)
     }
