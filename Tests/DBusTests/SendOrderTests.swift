@@ -32,16 +32,22 @@ import TestSupport
         // The bus applies the match before it answers this, so no signal below can miss it.
         _ = try await client.call(destination: destination, path: Self.path, interface: Self.interface, member: "Echo")
 
+        let socket = server.socketDescriptor
+        #expect(socket >= 0)
         for round in Int32(0)..<10 {
             // Holds the server's loop, so the signal waits in its outbox and the call in its socket.
-            let release = serverLoop.hold()
+            // The waits are off Swift's pool: blocking one of its two threads here starved other
+            // tests' event readers, and the call below needs a pool thread to be sent at all.
+            let release = try await offPool { serverLoop.hold() }
             try server.emitSignal("Sent", interface: Self.interface, path: Self.path, arguments: [.int32(round)])
             async let reply = client.call(destination: destination, path: Self.path, interface: Self.interface,
                                           member: "Echo")
-            var socket = pollfd(fd: server.socketDescriptor, events: Int16(POLLIN), revents: 0)
-            #expect(socket.fd >= 0)
             // Both are waiting once the call's bytes have reached the server (60 s bounds a hang).
-            #expect(poll(&socket, 1, 60_000) == 1)
+            let readable = try await offPool {
+                var events = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                return poll(&events, 1, 60_000)
+            }
+            #expect(readable == 1)
             release()
             _ = try await reply
             seen.record("reply \(round)")
